@@ -1,0 +1,67 @@
+/**
+ * The service's configuration, read once per process (a Lambda cold start) from the environment
+ * into a frozen, typed object. A missing or malformed value fails fast with a sentence that names
+ * the variable, instead of surfacing later as an odd runtime error.
+ */
+export interface Config {
+  /** DynamoDB table holding every item (single-table design, see docs/data-model.md). */
+  readonly tableName: string;
+  /** S3 bucket for application logos. */
+  readonly logoBucket: string;
+  readonly region: string;
+  /** Set only for local runs (DynamoDB Local / s3rver); unset in AWS. */
+  readonly dynamodbEndpoint: string | undefined;
+  readonly s3Endpoint: string | undefined;
+  /** Public base URL of the service (OAuth issuer, absolute links). Empty: derive from the request. */
+  readonly publicUrl: string;
+  readonly documentationUrl: string;
+  readonly bcryptCost: number;
+  readonly accessTokenTtl: number;
+  readonly refreshTokenTtl: number;
+  readonly authorizationCodeTtl: number;
+  readonly sessionIdleTtl: number;
+  /** Whether session cookies carry `Secure` (off only for plain-HTTP localhost). */
+  readonly secureCookies: boolean;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`Configuration error: ${name} must be an integer from ${min} to ${max}, got "${raw}".`);
+  }
+  return value;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const tableName = env.IDM_TABLE_NAME ?? env.TABLE_NAME;
+  if (!tableName) {
+    throw new Error('Configuration error: IDM_TABLE_NAME is not set (the DynamoDB table to use).');
+  }
+  const publicUrl = (env.IDM_PUBLIC_URL ?? '').replace(/\/+$/, '');
+  return Object.freeze({
+    tableName,
+    logoBucket: env.IDM_LOGO_BUCKET ?? 'gatehouse-logos',
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    dynamodbEndpoint: env.IDM_DYNAMODB_ENDPOINT || undefined,
+    s3Endpoint: env.IDM_S3_ENDPOINT || undefined,
+    publicUrl,
+    documentationUrl:
+      env.IDM_DOCUMENTATION_URL ?? 'https://github.com/gatehouse-idm/gatehouse/blob/main/docs/api.md',
+    bcryptCost: int(env, 'IDM_BCRYPT_COST', 10, 4, 15),
+    accessTokenTtl: int(env, 'IDM_ACCESS_TOKEN_TTL', 3600, 60, 86_400),
+    refreshTokenTtl: int(env, 'IDM_REFRESH_TOKEN_TTL', 14 * 86_400, 300, 365 * 86_400),
+    authorizationCodeTtl: int(env, 'IDM_AUTHORIZATION_CODE_TTL', 300, 10, 600),
+    sessionIdleTtl: int(env, 'IDM_SESSION_IDLE_TTL', 3600, 60, 30 * 86_400),
+    secureCookies: env.IDM_INSECURE_COOKIES !== 'true',
+  });
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, read on first use (a Lambda cold start). */
+export function config(): Config {
+  cached ??= readConfig();
+  return cached;
+}

@@ -1,0 +1,354 @@
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { GrantType } from '../domain/validate.js';
+import { notFound } from '../errors.js';
+import type { Db } from './db.js';
+import { keys } from './keys.js';
+import {
+  batchGet,
+  getItem,
+  type Item,
+  isConditionalFailure,
+  isoNow,
+  nextIds,
+  queryGsi1,
+  queryPartition,
+  TransactionFailed,
+  transact,
+} from './ops.js';
+
+export interface Application {
+  id: number;
+  name: string;
+  description: string;
+  url: string;
+  callbackUrl: string;
+  clientId: string;
+  grantTypes: GrantType[];
+  /** S3 key of the logo, when one was saved. */
+  logoKey?: string | undefined;
+  ownerActorId: number;
+  createdAt: string;
+}
+
+/** What the OAuth endpoints need about a client, in one item keyed by client id. */
+export interface Client {
+  clientId: string;
+  appId: number;
+  name: string;
+  secretHash: string;
+  callbackUrl: string;
+  grantTypes: GrantType[];
+}
+
+export type BuiltInRole = 'provider' | 'purchaser';
+
+export interface Role {
+  id: number;
+  appId: number;
+  name: string;
+  builtIn?: BuiltInRole | undefined;
+}
+
+export type Owner =
+  | { kind: 'user'; userId: number; actorId: number }
+  | { kind: 'org'; orgId: number; actorId: number };
+
+export function toApplication(item: Item): Application {
+  return {
+    id: item.id as number,
+    name: item.name as string,
+    description: item.description as string,
+    url: item.url as string,
+    callbackUrl: item.callbackUrl as string,
+    clientId: item.clientId as string,
+    grantTypes: item.grantTypes as GrantType[],
+    logoKey: item.logoKey as string | undefined,
+    ownerActorId: item.ownerActorId as number,
+    createdAt: item.createdAt as string,
+  };
+}
+
+export function toClient(item: Item): Client {
+  return {
+    clientId: item.clientId as string,
+    appId: item.appId as number,
+    name: item.name as string,
+    secretHash: item.secretHash as string,
+    callbackUrl: item.callbackUrl as string,
+    grantTypes: item.grantTypes as GrantType[],
+  };
+}
+
+export function toRole(item: Item): Role {
+  return {
+    id: item.id as number,
+    appId: item.appId as number,
+    name: item.name as string,
+    builtIn: item.builtIn as BuiltInRole | undefined,
+  };
+}
+
+export interface NewApplication {
+  name: string;
+  description: string;
+  url: string;
+  callbackUrl: string;
+  grantTypes: GrantType[];
+  clientId: string;
+  secretHash: string;
+  owner: Owner;
+}
+
+/**
+ * An application, its client-id item, its Provider and Purchaser roles and its owner's Provider
+ * authorization, written in one transaction (with a check that the owner still exists).
+ */
+export async function createApplication(
+  db: Db,
+  input: NewApplication,
+): Promise<{ app: Application; roles: Role[] }> {
+  const ids = await nextIds(db, { app: 1, role: 2 });
+  const app: Application = {
+    id: ids.app,
+    name: input.name,
+    description: input.description,
+    url: input.url,
+    callbackUrl: input.callbackUrl,
+    clientId: input.clientId,
+    grantTypes: input.grantTypes,
+    ownerActorId: input.owner.actorId,
+    createdAt: isoNow(),
+  };
+  const provider: Role = { id: ids.role - 1, appId: app.id, name: 'Provider', builtIn: 'provider' };
+  const purchaser: Role = { id: ids.role, appId: app.id, name: 'Purchaser', builtIn: 'purchaser' };
+  const owner = input.owner;
+  const ownerAuthorization =
+    owner.kind === 'user'
+      ? userAuthorizationItem(app.id, owner.userId, provider.id)
+      : orgAuthorizationItem(app.id, owner.orgId, provider.id);
+  const absent = 'attribute_not_exists(PK)';
+  try {
+    await transact(db, [
+      {
+        ConditionCheck: {
+          TableName: db.table,
+          Key: owner.kind === 'user' ? keys.user(owner.userId) : keys.organization(owner.orgId),
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: db.table,
+          Item: { ...keys.application(app.id), type: 'application', ...app },
+          ConditionExpression: absent,
+        },
+      },
+      {
+        Put: {
+          TableName: db.table,
+          Item: { ...keys.client(app.clientId), type: 'client', ...clientOf(app, input.secretHash) },
+          ConditionExpression: absent,
+        },
+      },
+      { Put: { TableName: db.table, Item: roleItem(provider), ConditionExpression: absent } },
+      { Put: { TableName: db.table, Item: roleItem(purchaser), ConditionExpression: absent } },
+      { Put: { TableName: db.table, Item: ownerAuthorization } },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionFailed && error.failedAt(0)) {
+      throw notFound(
+        owner.kind === 'user'
+          ? `User ${owner.userId} does not exist.`
+          : `Organization ${owner.orgId} does not exist.`,
+      );
+    }
+    throw error;
+  }
+  return { app, roles: [provider, purchaser] };
+}
+
+function clientOf(app: Application, secretHash: string): Client {
+  return {
+    clientId: app.clientId,
+    appId: app.id,
+    name: app.name,
+    secretHash,
+    callbackUrl: app.callbackUrl,
+    grantTypes: app.grantTypes,
+  };
+}
+
+export function roleItem(role: Role): Item {
+  return { ...keys.role(role.appId, role.id), type: 'role', ...role };
+}
+
+export function userAuthorizationItem(appId: number, userId: number, roleId: number): Item {
+  return {
+    ...keys.userAuthorization(appId, userId, roleId),
+    ...keys.appUsersGsi(appId, userId, roleId),
+    type: 'userAuthorization',
+    appId,
+    userId,
+    roleId,
+  };
+}
+
+export function orgAuthorizationItem(appId: number, orgId: number, roleId: number): Item {
+  return {
+    ...keys.orgAuthorization(appId, orgId, roleId),
+    ...keys.orgAppsGsi(orgId, appId, roleId),
+    type: 'orgAuthorization',
+    appId,
+    orgId,
+    roleId,
+  };
+}
+
+export async function getApplication(db: Db, appId: number): Promise<Application | undefined> {
+  const item = await getItem(db, keys.application(appId));
+  return item ? toApplication(item) : undefined;
+}
+
+export async function requireApplication(db: Db, appId: number): Promise<Application> {
+  const app = await getApplication(db, appId);
+  if (!app) throw notFound(`Application ${appId} does not exist.`);
+  return app;
+}
+
+export async function getClient(db: Db, clientId: string): Promise<Client | undefined> {
+  const item = await getItem(db, keys.client(clientId));
+  return item ? toClient(item) : undefined;
+}
+
+/** Everything in APP#<id>: metadata, roles, permissions, switches, organization authorizations. */
+export function applicationPartition(db: Db, appId: number): Promise<Item[]> {
+  return queryPartition(db, keys.appPartition(appId));
+}
+
+/** Several applications by id, in one BatchGetItem. Unknown ids are skipped. */
+export async function applicationsByIds(db: Db, appIds: number[]): Promise<Application[]> {
+  if (appIds.length === 0) return [];
+  const items = await batchGet(db, appIds.map(keys.application));
+  return items.map(toApplication).sort((a, b) => a.id - b.id);
+}
+
+/** Ids of the applications a user holds any role in (their own partition). */
+export async function appIdsOfUser(db: Db, userId: number): Promise<number[]> {
+  const items = await queryPartition(db, keys.userPartition(userId), keys.userAuthorizationPrefix);
+  return [...new Set(items.map((i) => i.appId as number))];
+}
+
+/** Ids of the applications an organization holds any role in (GSI1). */
+export async function appIdsOfOrganization(db: Db, orgId: number): Promise<number[]> {
+  const items = await queryGsi1(db, keys.orgAppsPartition(orgId));
+  return [...new Set(items.map((i) => i.appId as number))];
+}
+
+export interface ApplicationChanges {
+  name?: string;
+  description?: string;
+  url?: string;
+  callbackUrl?: string;
+  grantTypes?: GrantType[];
+}
+
+/** Updates the application and its client item together, so OAuth never sees a stale callback. */
+export async function updateApplication(
+  db: Db,
+  appId: number,
+  changes: ApplicationChanges,
+): Promise<Application> {
+  const app = await requireApplication(db, appId);
+  const next: Application = {
+    ...app,
+    ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+  };
+  const set = (fields: Record<string, unknown>) => {
+    const entries = Object.entries(fields);
+    return {
+      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+    };
+  };
+  await transact(db, [
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.application(appId),
+        ConditionExpression: 'attribute_exists(PK)',
+        ...set({
+          name: next.name,
+          description: next.description,
+          url: next.url,
+          callbackUrl: next.callbackUrl,
+          grantTypes: next.grantTypes,
+        }),
+      },
+    },
+    {
+      Update: {
+        TableName: db.table,
+        Key: keys.client(app.clientId),
+        ConditionExpression: 'attribute_exists(PK)',
+        ...set({ name: next.name, callbackUrl: next.callbackUrl, grantTypes: next.grantTypes }),
+      },
+    },
+  ]);
+  return next;
+}
+
+export async function setClientSecretHash(db: Db, appId: number, secretHash: string): Promise<void> {
+  const app = await requireApplication(db, appId);
+  await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: keys.client(app.clientId),
+      UpdateExpression: 'SET secretHash = :h',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':h': secretHash },
+    }),
+  );
+}
+
+export async function setLogoKey(db: Db, appId: number, logoKey: string): Promise<void> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.application(appId),
+        UpdateExpression: 'SET logoKey = :k',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':k': logoKey },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalFailure(error)) throw notFound(`Application ${appId} does not exist.`);
+    throw error;
+  }
+}
+
+/**
+ * Deletes an application. The metadata and client items go first, in one transaction, so the
+ * application disappears for every reader at once; its roles, permissions and authorizations
+ * are then removed in batches (stragglers are unreachable without the metadata item).
+ */
+export async function deleteApplication(db: Db, appId: number): Promise<void> {
+  const app = await requireApplication(db, appId);
+  await transact(db, [
+    { Delete: { TableName: db.table, Key: keys.application(appId) } },
+    { Delete: { TableName: db.table, Key: keys.client(app.clientId) } },
+  ]);
+  const [partition, userAuthorizations] = await Promise.all([
+    queryPartition(db, keys.appPartition(appId)),
+    queryGsi1(db, keys.appUsersPartition(appId)),
+  ]);
+  const rest = [...partition, ...userAuthorizations].map((i) => ({ PK: i.PK as string, SK: i.SK as string }));
+  for (let i = 0; i < rest.length; i += 25) {
+    let pending = rest.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    while (pending.length > 0) {
+      const out = await db.doc.send(new BatchWriteCommand({ RequestItems: { [db.table]: pending } }));
+      pending = (out.UnprocessedItems?.[db.table] ?? []) as typeof pending;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The only place that builds partition and sort keys. One table, generic key attributes
+ * (PK, SK, GSI1PK, GSI1SK) and a TTL attribute `expiresAt` (epoch seconds).
+ *
+ * Access patterns (docs/data-model.md explains each with its round trips):
+ *  1. Next id for users, organizations, actors, applications, roles, permissions  UpdateItem COUNTER/IDS (ADD)
+ *  2. Totals for SCIM                                        GetItem  COUNTER/STATS
+ *  3. User by id, with memberships, authorizations, consents Query    PK=USER#<id>
+ *  4. User login by email (unique, case-insensitive)         GetItem  LOGIN#<email>/LOGIN
+ *  5. User by nickName (unique, case-insensitive)            GetItem  NICK#<nick>/NICK
+ *  6. Actor (user or organization) by actorId                GetItem  ACTOR#<actorId>/ACTOR
+ *  7. Organization by id                                     GetItem  ORG#<id>/PROFILE
+ *  8. Members of an organization                             Query    GSI1 GSI1PK=ORG#<id>#MEMBERS
+ *  9. Application by id, with roles, permissions, switches and organization authorizations
+ *                                                            Query    PK=APP#<id>
+ * 10. Application by client id (OAuth)                       GetItem  CLIENT#<clientId>/CLIENT
+ * 11. Users authorized in an application                     Query    GSI1 GSI1PK=APP#<id>#USERS
+ * 12. Applications an organization is authorized in          Query    GSI1 GSI1PK=ORG#<id>#APPS
+ * 13. Applications a user is authorized in                   Query    PK=USER#<id> SK begins_with AUTHZ#
+ * 14. Token, code, session by digest                         GetItem  TOKEN#|CODE#|SESSION#<sha256>
+ * 15. Tokens of one grant (revocation of a chain)            Query    GSI1 GSI1PK=GRANT#<grantId>
+ * 16. Brute-force guard for an email                         GetItem  GUARD#<email>/GUARD
+ */
+
+export const GSI1 = 'GSI1';
+
+export type Key = { PK: string; SK: string };
+
+export const keys = {
+  counters: (): Key => ({ PK: 'COUNTER', SK: 'IDS' }),
+  stats: (): Key => ({ PK: 'COUNTER', SK: 'STATS' }),
+
+  user: (userId: number): Key => ({ PK: `USER#${userId}`, SK: 'PROFILE' }),
+  userPartition: (userId: number) => `USER#${userId}`,
+  login: (email: string): Key => ({ PK: `LOGIN#${email.toLowerCase()}`, SK: 'LOGIN' }),
+  nick: (nickName: string): Key => ({ PK: `NICK#${nickName.toLowerCase()}`, SK: 'NICK' }),
+  actor: (actorId: number): Key => ({ PK: `ACTOR#${actorId}`, SK: 'ACTOR' }),
+
+  organization: (orgId: number): Key => ({ PK: `ORG#${orgId}`, SK: 'PROFILE' }),
+  membership: (orgId: number, userId: number): Key => ({ PK: `USER#${userId}`, SK: `MEMBER#${orgId}` }),
+  membershipPrefix: 'MEMBER#',
+  orgMembersGsi: (orgId: number, userId: number) => ({
+    GSI1PK: `ORG#${orgId}#MEMBERS`,
+    GSI1SK: `USER#${userId}`,
+  }),
+  orgMembersPartition: (orgId: number) => `ORG#${orgId}#MEMBERS`,
+
+  application: (appId: number): Key => ({ PK: `APP#${appId}`, SK: 'META' }),
+  appPartition: (appId: number) => `APP#${appId}`,
+  client: (clientId: string): Key => ({ PK: `CLIENT#${clientId}`, SK: 'CLIENT' }),
+  role: (appId: number, roleId: number): Key => ({ PK: `APP#${appId}`, SK: `ROLE#${roleId}` }),
+  rolePrefix: 'ROLE#',
+  permission: (appId: number, permissionId: number): Key => ({
+    PK: `APP#${appId}`,
+    SK: `PERM#${permissionId}`,
+  }),
+  permissionPrefix: 'PERM#',
+  rolePermission: (appId: number, roleId: number, permissionId: number): Key => ({
+    PK: `APP#${appId}`,
+    SK: `ROLEPERM#${roleId}#${permissionId}`,
+  }),
+  rolePermissionPrefix: 'ROLEPERM#',
+
+  /** An organization holds a role in an application: lives in the application's partition. */
+  orgAuthorization: (appId: number, orgId: number, roleId: number): Key => ({
+    PK: `APP#${appId}`,
+    SK: `ORGAUTHZ#${orgId}#${roleId}`,
+  }),
+  orgAuthorizationPrefix: 'ORGAUTHZ#',
+  orgAppsGsi: (orgId: number, appId: number, roleId: number) => ({
+    GSI1PK: `ORG#${orgId}#APPS`,
+    GSI1SK: `APP#${appId}#ROLE#${roleId}`,
+  }),
+  orgAppsPartition: (orgId: number) => `ORG#${orgId}#APPS`,
+
+  /** A user holds a role in an application: lives in the user's partition. */
+  userAuthorization: (appId: number, userId: number, roleId: number): Key => ({
+    PK: `USER#${userId}`,
+    SK: `AUTHZ#${appId}#${roleId}`,
+  }),
+  userAuthorizationPrefix: 'AUTHZ#',
+  appUsersGsi: (appId: number, userId: number, roleId: number) => ({
+    GSI1PK: `APP#${appId}#USERS`,
+    GSI1SK: `USER#${userId}#ROLE#${roleId}`,
+  }),
+  appUsersPartition: (appId: number) => `APP#${appId}#USERS`,
+
+  /** The user approved an application at /oauth2/authorize. */
+  consent: (userId: number, appId: number): Key => ({ PK: `USER#${userId}`, SK: `CONSENT#${appId}` }),
+
+  token: (digest: string): Key => ({ PK: `TOKEN#${digest}`, SK: 'TOKEN' }),
+  code: (digest: string): Key => ({ PK: `CODE#${digest}`, SK: 'CODE' }),
+  grantGsi: (grantId: string) => ({ GSI1PK: `GRANT#${grantId}`, GSI1SK: 'TOKEN' }),
+  grantPartition: (grantId: string) => `GRANT#${grantId}`,
+  session: (digest: string): Key => ({ PK: `SESSION#${digest}`, SK: 'SESSION' }),
+  guard: (email: string): Key => ({ PK: `GUARD#${email.toLowerCase()}`, SK: 'GUARD' }),
+} as const;
+
+/** Reads the integer id back from a key segment such as `ROLE#12`. */
+export function idFrom(sk: string, position = 1): number {
+  return Number(sk.split('#')[position]);
+}

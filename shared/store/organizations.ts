@@ -1,0 +1,236 @@
+import { conflict, invalid, notFound } from '../errors.js';
+import type { Db } from './db.js';
+import { keys } from './keys.js';
+import {
+  getItem,
+  type Item,
+  isoNow,
+  nextIds,
+  queryGsi1,
+  queryPartition,
+  statsAdd,
+  TransactionFailed,
+  transact,
+} from './ops.js';
+
+export type MemberRole = 'owner' | 'member';
+
+export interface Organization {
+  id: number;
+  actorId: number;
+  name: string;
+  description: string;
+  createdAt: string;
+}
+
+export interface Membership {
+  orgId: number;
+  orgActorId: number;
+  orgName: string;
+  userId: number;
+  role: MemberRole;
+}
+
+export function toOrganization(item: Item): Organization {
+  return {
+    id: item.id as number,
+    actorId: item.actorId as number,
+    name: item.name as string,
+    description: (item.description as string) ?? '',
+    createdAt: item.createdAt as string,
+  };
+}
+
+export function toMembership(item: Item): Membership {
+  return {
+    orgId: item.orgId as number,
+    orgActorId: item.orgActorId as number,
+    orgName: item.orgName as string,
+    userId: item.userId as number,
+    role: item.role as MemberRole,
+  };
+}
+
+function membershipItem(org: Organization, userId: number, role: MemberRole) {
+  return {
+    ...keys.membership(org.id, userId),
+    ...keys.orgMembersGsi(org.id, userId),
+    type: 'membership',
+    orgId: org.id,
+    orgActorId: org.actorId,
+    orgName: org.name,
+    userId,
+    role,
+  };
+}
+
+/** The organization, its actor pointer, its first owner and the total, in one transaction. */
+export async function createOrganization(
+  db: Db,
+  input: { name: string; description: string; ownerUserId: number },
+): Promise<Organization> {
+  const ids = await nextIds(db, { org: 1, actor: 1 });
+  const org: Organization = {
+    id: ids.org,
+    actorId: ids.actor,
+    name: input.name,
+    description: input.description,
+    createdAt: isoNow(),
+  };
+  try {
+    await transact(db, [
+      {
+        ConditionCheck: {
+          TableName: db.table,
+          Key: keys.user(input.ownerUserId),
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: db.table,
+          Item: { ...keys.organization(org.id), type: 'organization', ...org, owners: 1 },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: db.table,
+          Item: { ...keys.actor(org.actorId), type: 'actor', kind: 'org', id: org.id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      { Put: { TableName: db.table, Item: membershipItem(org, input.ownerUserId, 'owner') } },
+      statsAdd(db, 'organizations', 1),
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionFailed && error.failedAt(0)) {
+      throw notFound(`User ${input.ownerUserId} does not exist.`);
+    }
+    throw error;
+  }
+  return org;
+}
+
+export async function getOrganization(db: Db, orgId: number): Promise<Organization | undefined> {
+  const item = await getItem(db, keys.organization(orgId));
+  return item ? toOrganization(item) : undefined;
+}
+
+export async function requireOrganization(db: Db, orgId: number): Promise<Organization> {
+  const org = await getOrganization(db, orgId);
+  if (!org) throw notFound(`Organization ${orgId} does not exist.`);
+  return org;
+}
+
+export async function getMembership(db: Db, orgId: number, userId: number): Promise<Membership | undefined> {
+  const item = await getItem(db, keys.membership(orgId, userId), true);
+  return item ? toMembership(item) : undefined;
+}
+
+/** Organizations a user belongs to (from the user's own partition). */
+export async function membershipsOfUser(db: Db, userId: number): Promise<Membership[]> {
+  const items = await queryPartition(db, keys.userPartition(userId), keys.membershipPrefix);
+  return items.map(toMembership);
+}
+
+/** Members of an organization (GSI1, eventually consistent). */
+export async function membersOfOrganization(db: Db, orgId: number): Promise<Membership[]> {
+  const items = await queryGsi1(db, keys.orgMembersPartition(orgId));
+  return items.map(toMembership).sort((a, b) => a.userId - b.userId);
+}
+
+/**
+ * Adds a user to an organization or changes their role. The organization keeps a count of its
+ * owners so that the last owner can never be demoted or removed (checked in the same transaction).
+ */
+export async function setMember(
+  db: Db,
+  orgId: number,
+  userId: number,
+  role: MemberRole,
+): Promise<Membership> {
+  const [org, current] = await Promise.all([
+    requireOrganization(db, orgId),
+    getMembership(db, orgId, userId),
+  ]);
+  if (current?.role === role) return current;
+  const ownerDelta = (role === 'owner' ? 1 : 0) - (current?.role === 'owner' ? 1 : 0);
+  const item = membershipItem(org, userId, role);
+  try {
+    await transact(db, [
+      {
+        ConditionCheck: {
+          TableName: db.table,
+          Key: keys.user(userId),
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: db.table,
+          Item: item,
+          // Optimistic: the membership is as we read it, so the owner count stays right.
+          ConditionExpression: current ? '#r = :r' : 'attribute_not_exists(PK)',
+          ...(current
+            ? {
+                ExpressionAttributeNames: { '#r': 'role' },
+                ExpressionAttributeValues: { ':r': current.role },
+              }
+            : {}),
+        },
+      },
+      {
+        Update: {
+          TableName: db.table,
+          Key: keys.organization(orgId),
+          UpdateExpression: 'ADD owners :d',
+          ConditionExpression: ownerDelta < 0 ? 'owners > :one' : 'attribute_exists(PK)',
+          ExpressionAttributeValues: ownerDelta < 0 ? { ':d': ownerDelta, ':one': 1 } : { ':d': ownerDelta },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionFailed) {
+      if (error.failedAt(0)) throw notFound(`User ${userId} does not exist.`);
+      if (error.failedAt(1)) throw conflict('The membership changed meanwhile; try again.');
+      if (error.failedAt(2)) throw invalid('An organization must keep at least one owner.', 'role');
+    }
+    throw error;
+  }
+  return toMembership(item);
+}
+
+export async function removeMember(db: Db, orgId: number, userId: number): Promise<void> {
+  const current = await getMembership(db, orgId, userId);
+  if (!current) throw notFound(`User ${userId} is not a member of organization ${orgId}.`);
+  const wasOwner = current.role === 'owner';
+  try {
+    await transact(db, [
+      {
+        Delete: {
+          TableName: db.table,
+          Key: keys.membership(orgId, userId),
+          ConditionExpression: '#r = :r',
+          ExpressionAttributeNames: { '#r': 'role' },
+          ExpressionAttributeValues: { ':r': current.role },
+        },
+      },
+      {
+        Update: {
+          TableName: db.table,
+          Key: keys.organization(orgId),
+          UpdateExpression: 'ADD owners :d',
+          ConditionExpression: wasOwner ? 'owners > :one' : 'attribute_exists(PK)',
+          ExpressionAttributeValues: wasOwner ? { ':d': -1, ':one': 1 } : { ':d': 0 },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionFailed) {
+      if (error.failedAt(0)) throw conflict('The membership changed meanwhile; try again.');
+      if (error.failedAt(1)) throw invalid('An organization must keep at least one owner.', 'role');
+    }
+    throw error;
+  }
+}

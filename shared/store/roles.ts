@@ -1,0 +1,201 @@
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { HttpVerb } from '../domain/validate.js';
+import { invalid, notFound } from '../errors.js';
+import { type Role, roleItem, toRole } from './applications.js';
+import type { Db } from './db.js';
+import { idFrom, keys } from './keys.js';
+import {
+  type Item,
+  isConditionalFailure,
+  nextIds,
+  queryPartition,
+  TransactionFailed,
+  transact,
+} from './ops.js';
+
+export interface Permission {
+  id: number;
+  appId: number;
+  name: string;
+  description: string;
+  verb: HttpVerb;
+  path: string;
+}
+
+export function toPermission(item: Item): Permission {
+  return {
+    id: item.id as number,
+    appId: item.appId as number,
+    name: item.name as string,
+    description: (item.description as string) ?? '',
+    verb: item.verb as HttpVerb,
+    path: item.path as string,
+  };
+}
+
+const appExists = (db: Db, appId: number) => ({
+  ConditionCheck: {
+    TableName: db.table,
+    Key: keys.application(appId),
+    ConditionExpression: 'attribute_exists(PK)',
+  },
+});
+
+export async function createRole(db: Db, appId: number, name: string): Promise<Role> {
+  const { role: id } = await nextIds(db, { role: 1 });
+  const role: Role = { id, appId, name };
+  try {
+    await transact(db, [appExists(db, appId), { Put: { TableName: db.table, Item: roleItem(role) } }]);
+  } catch (error) {
+    if (error instanceof TransactionFailed && error.failedAt(0))
+      throw notFound(`Application ${appId} does not exist.`);
+    throw error;
+  }
+  return role;
+}
+
+export async function renameRole(db: Db, appId: number, roleId: number, name: string): Promise<void> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.role(appId, roleId),
+        UpdateExpression: 'SET #n = :n',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(builtIn)',
+        ExpressionAttributeNames: { '#n': 'name' },
+        ExpressionAttributeValues: { ':n': name },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalFailure(error))
+      throw invalid('This role does not exist or is built in and cannot be renamed.', 'name');
+    throw error;
+  }
+}
+
+/** Deletes a role the application defined itself; Provider and Purchaser stay. */
+export async function deleteRole(db: Db, appId: number, roleId: number): Promise<void> {
+  try {
+    await db.doc.send(
+      new DeleteCommand({
+        TableName: db.table,
+        Key: keys.role(appId, roleId),
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(builtIn)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionalFailure(error))
+      throw invalid('This role does not exist or is built in and cannot be deleted.');
+    throw error;
+  }
+}
+
+export async function createPermission(
+  db: Db,
+  appId: number,
+  input: Omit<Permission, 'id' | 'appId'>,
+): Promise<Permission> {
+  const { permission: id } = await nextIds(db, { permission: 1 });
+  const permission: Permission = { id, appId, ...input };
+  try {
+    await transact(db, [
+      appExists(db, appId),
+      {
+        Put: {
+          TableName: db.table,
+          Item: { ...keys.permission(appId, id), type: 'permission', ...permission },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionFailed && error.failedAt(0))
+      throw notFound(`Application ${appId} does not exist.`);
+    throw error;
+  }
+  return permission;
+}
+
+export async function updatePermission(db: Db, permission: Permission): Promise<void> {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: { ...keys.permission(permission.appId, permission.id), type: 'permission', ...permission },
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionalFailure(error)) throw notFound(`Permission ${permission.id} does not exist.`);
+    throw error;
+  }
+}
+
+export async function deletePermission(db: Db, appId: number, permissionId: number): Promise<void> {
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.permission(appId, permissionId) }));
+}
+
+/** Switches a permission on or off for a role; both must exist in the application. */
+export async function setRolePermission(
+  db: Db,
+  appId: number,
+  roleId: number,
+  permissionId: number,
+  on: boolean,
+): Promise<void> {
+  const exists = (key: { PK: string; SK: string }) => ({
+    ConditionCheck: { TableName: db.table, Key: key, ConditionExpression: 'attribute_exists(PK)' },
+  });
+  const key = keys.rolePermission(appId, roleId, permissionId);
+  try {
+    await transact(db, [
+      exists(keys.role(appId, roleId)),
+      exists(keys.permission(appId, permissionId)),
+      on
+        ? {
+            Put: {
+              TableName: db.table,
+              Item: { ...key, type: 'rolePermission', appId, roleId, permissionId },
+            },
+          }
+        : { Delete: { TableName: db.table, Key: key } },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionFailed) {
+      if (error.failedAt(0)) throw notFound(`Role ${roleId} does not exist in application ${appId}.`);
+      if (error.failedAt(1))
+        throw notFound(`Permission ${permissionId} does not exist in application ${appId}.`);
+    }
+    throw error;
+  }
+}
+
+/** Roles, permissions and switches of an application, read from items of its partition. */
+export interface RoleCatalogue {
+  roles: Role[];
+  permissions: Permission[];
+  /** roleId → ids of the permissions switched on for it */
+  switches: Map<number, Set<number>>;
+}
+
+export function catalogueFrom(items: Item[]): RoleCatalogue {
+  const roles: Role[] = [];
+  const permissions: Permission[] = [];
+  const switches = new Map<number, Set<number>>();
+  for (const item of items) {
+    const sk = item.SK as string;
+    if (sk.startsWith(keys.rolePrefix)) roles.push(toRole(item));
+    else if (sk.startsWith(keys.permissionPrefix)) permissions.push(toPermission(item));
+    else if (sk.startsWith(keys.rolePermissionPrefix)) {
+      const roleId = idFrom(sk, 1);
+      if (!switches.has(roleId)) switches.set(roleId, new Set());
+      switches.get(roleId)!.add(idFrom(sk, 2));
+    }
+  }
+  roles.sort((a, b) => a.id - b.id);
+  permissions.sort((a, b) => a.id - b.id);
+  return { roles, permissions, switches };
+}
+
+export async function roleCatalogue(db: Db, appId: number): Promise<RoleCatalogue> {
+  return catalogueFrom(await queryPartition(db, keys.appPartition(appId)));
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { inject } from 'vitest';
+import { ensureBucket } from '../../local/emulators.js';
+import { LOCAL, localEnv } from '../../local/runtime.js';
+import { createDb, type Db } from '../../shared/store/db.js';
+import { ensureTable } from '../../shared/store/table.js';
+
+/** A fresh table on the run's DynamoDB Local, for one test file. */
+export async function testDb(): Promise<Db> {
+  const endpoint = inject('dynamodbEndpoint');
+  const table = `t-${randomUUID()}`;
+  const client = new DynamoDBClient({
+    endpoint,
+    region: LOCAL.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await ensureTable(client, table);
+  client.destroy();
+  return createDb({ table, endpoint });
+}
+
+export interface TestService {
+  url: string;
+  db: Db;
+  bucket: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole service through the local server, as `npm start` runs it, on its own table and
+ * bucket. Handlers read their configuration from the environment once per process; vitest runs
+ * each file in its own process, so each file gets its own service.
+ */
+export async function startService(extraEnv: Record<string, string> = {}): Promise<TestService> {
+  const db = await testDb();
+  const bucket = `b-${randomUUID().slice(0, 8)}`;
+  const s3Endpoint = inject('s3Endpoint');
+  await ensureBucket(s3Endpoint, bucket);
+  Object.assign(
+    process.env,
+    localEnv({
+      table: db.table,
+      logoBucket: bucket,
+      dynamodbEndpoint: inject('dynamodbEndpoint'),
+      s3Endpoint,
+    }),
+    { IDM_BCRYPT_COST: '4', IDM_LOG_LEVEL: 'SILENT', IDM_INSECURE_COOKIES: 'true' },
+    extraEnv,
+  );
+  const { createLocalServer } = await import('../../local/server.js');
+  const server: Server = createLocalServer({ portalDir: 'portal/dist', logoBucket: bucket });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://localhost:${port}`;
+  process.env.IDM_PUBLIC_URL ??= url;
+  return {
+    url,
+    db,
+    bucket,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
