@@ -1,0 +1,93 @@
+import bcrypt from 'bcryptjs';
+import { AppError } from '../errors.js';
+import type { Db } from '../store/db.js';
+import { clearFailures, guardState, isLocked, recordFailure } from '../store/guard.js';
+import { keys } from '../store/keys.js';
+import { batchGet } from '../store/ops.js';
+import { createUser, type User } from '../store/users.js';
+import * as v from './validate.js';
+
+export interface SignUp {
+  email: unknown;
+  password: unknown;
+  displayName?: unknown;
+  nickName?: unknown;
+}
+
+/**
+ * Registers a user: validates every field, hashes the password with bcrypt at the configured
+ * cost and writes the user in one transaction. Without a nickName, the email's local part is
+ * used (made unique with the user id when taken).
+ */
+export async function registerUser(db: Db, input: SignUp, bcryptCost: number): Promise<User> {
+  const email = v.email(input.email);
+  const password = v.password(input.password);
+  const localPart = email.split('@')[0]!;
+  const displayName =
+    input.displayName === undefined || input.displayName === ''
+      ? localPart
+      : v.text(input.displayName, 'displayName', { max: 64 });
+  const explicitNick = input.nickName !== undefined && input.nickName !== '';
+  const nickName = explicitNick ? v.nickName(input.nickName) : derivedNick(localPart);
+  const passwordHash = await bcrypt.hash(password, bcryptCost);
+  try {
+    return await createUser(db, { email, nickName, displayName, passwordHash });
+  } catch (error) {
+    if (explicitNick || !(error instanceof AppError) || error.field !== 'nickName') throw error;
+    // The derived nickName is taken: add random digits, which is unique in practice.
+    const suffix = String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
+    return createUser(db, {
+      email,
+      nickName: `${nickName.slice(0, 25)}-${suffix}`,
+      displayName,
+      passwordHash,
+    });
+  }
+}
+
+function derivedNick(localPart: string): string {
+  const cleaned = localPart.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 32);
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{1,31}$/.test(cleaned)
+    ? cleaned
+    : `user-${cleaned}`.slice(0, 32).padEnd(2, '0');
+}
+
+// A hash to compare against when no account has the email, so both cases take as long.
+const DUMMY_HASH = '$2b$10$dBvgERwUxvS4uNKdYSygWe3XfoldBeZsHS1qgYLr3A541xvXJVRL.';
+
+export const INVALID_CREDENTIALS = 'Invalid email or password.';
+export const LOCKED_OUT = 'Too many failed sign-in attempts; try again in 15 minutes.';
+
+/** What a password check needs, fetched in one BatchGetItem (callers may add their own keys). */
+export function credentialKeys(email: string) {
+  return [keys.login(email), keys.guard(email)];
+}
+
+/**
+ * Checks an email and password, shared by the portal's sign-in and the OAuth password grant.
+ * After 5 failures in 15 minutes the account is locked for 15 minutes and the password is not
+ * checked at all. The error never says whether the email exists. Returns the user id.
+ *
+ * `prefetched` carries the items of `credentialKeys(email)` when the caller already read them in
+ * its own batch (one round trip fewer).
+ */
+export async function checkPassword(
+  db: Db,
+  emailInput: string,
+  password: string,
+  prefetched?: Record<string, unknown>[],
+): Promise<number> {
+  const email = emailInput.trim().toLowerCase();
+  const items = prefetched ?? (email ? await batchGet(db, credentialKeys(email)) : []);
+  const login = items.find((i) => i.PK === keys.login(email).PK);
+  const guard = guardState(items.find((i) => i.PK === keys.guard(email).PK));
+  if (isLocked(guard)) throw new AppError('too_many', LOCKED_OUT);
+  const hash = (login?.passwordHash as string | undefined) ?? DUMMY_HASH;
+  const ok = (await bcrypt.compare(password, hash)) && !!login;
+  if (!ok) {
+    if (email) await recordFailure(db, email);
+    throw new AppError('unauthorized', INVALID_CREDENTIALS);
+  }
+  if (guard && guard.failures > 0) await clearFailures(db, email);
+  return login.userId as number;
+}

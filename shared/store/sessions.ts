@@ -1,0 +1,95 @@
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomToken, sha256 } from '../crypto.js';
+import type { Db } from './db.js';
+import { keys } from './keys.js';
+import { getItem, isConditionalFailure, nowSeconds } from './ops.js';
+
+/**
+ * A portal session. The browser holds a random id; the table holds only its SHA-256 digest, the
+ * user, whom the user acts for (an organization, or nobody for the personal session), a CSRF
+ * token, and an expiry that slides with activity.
+ */
+export interface Session {
+  digest: string;
+  userId: number;
+  /** The organization the user acts on behalf of, if any. */
+  actingOrgId?: number | undefined;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+export async function createSession(
+  db: Db,
+  userId: number,
+  idleSeconds: number,
+): Promise<{ id: string; session: Session }> {
+  const id = randomToken(32);
+  const session: Session = {
+    digest: sha256(id),
+    userId,
+    csrfToken: randomToken(24),
+    expiresAt: nowSeconds() + idleSeconds,
+  };
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: { ...keys.session(session.digest), type: 'session', ...session },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return { id, session };
+}
+
+/** The live session for a cookie value; an expired item counts as absent (TTL deletes lazily). */
+export async function getSession(db: Db, id: string | undefined): Promise<Session | undefined> {
+  if (!id || id.length > 100) return undefined;
+  const item = await getItem(db, keys.session(sha256(id)));
+  if (!item || Number(item.expiresAt) <= nowSeconds()) return undefined;
+  return {
+    digest: item.digest as string,
+    userId: item.userId as number,
+    actingOrgId: item.actingOrgId as number | undefined,
+    csrfToken: item.csrfToken as string,
+    expiresAt: Number(item.expiresAt),
+  };
+}
+
+/**
+ * Slides the expiry forward. To spare a write on every request, only when a tenth of the idle
+ * time has passed since the last extension.
+ */
+export async function touchSession(db: Db, session: Session, idleSeconds: number): Promise<void> {
+  const next = nowSeconds() + idleSeconds;
+  if (next - session.expiresAt < idleSeconds / 10) return;
+  await db.doc
+    .send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.session(session.digest),
+        UpdateExpression: 'SET expiresAt = :e',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':e': next },
+      }),
+    )
+    .catch((error) => {
+      if (!isConditionalFailure(error)) throw error;
+    });
+}
+
+/** Switches whom the session acts for: an organization id, or undefined for the personal session. */
+export async function setActingOrg(db: Db, session: Session, orgId: number | undefined): Promise<void> {
+  await db.doc.send(
+    new UpdateCommand({
+      TableName: db.table,
+      Key: keys.session(session.digest),
+      ConditionExpression: 'attribute_exists(PK)',
+      ...(orgId === undefined
+        ? { UpdateExpression: 'REMOVE actingOrgId' }
+        : { UpdateExpression: 'SET actingOrgId = :o', ExpressionAttributeValues: { ':o': orgId } }),
+    }),
+  );
+}
+
+export async function deleteSession(db: Db, session: Session): Promise<void> {
+  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.session(session.digest) }));
+}
