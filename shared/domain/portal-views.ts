@@ -1,0 +1,227 @@
+import { config } from '../config.js';
+import { forbidden, invalid } from '../errors.js';
+import {
+  type Application,
+  appIdsOfOrganization,
+  appIdsOfUser,
+  applicationsByIds,
+  type Owner,
+} from '../store/applications.js';
+import {
+  authorize,
+  type Grantee,
+  granteesOf,
+  rolesOf,
+  setSingleRole,
+  unauthorize,
+} from '../store/authorizations.js';
+import type { Db } from '../store/db.js';
+import { keys } from '../store/keys.js';
+import { batchGet } from '../store/ops.js';
+import {
+  getMembership,
+  getOrganization,
+  type MemberRole,
+  membershipsOfUser,
+  membersOfOrganization,
+  requireOrganization,
+} from '../store/organizations.js';
+import { catalogueFrom } from '../store/roles.js';
+import type { Session } from '../store/sessions.js';
+import { getLogin, requireUser, toUser, type User, userIdByNick } from '../store/users.js';
+import { logoUrl } from './logo.js';
+import { applicationAccess } from './permissions-policy.js';
+import * as v from './validate.js';
+
+/**
+ * What the portal API returns: plain JSON views assembled from the store, with the caller's
+ * capabilities (`can`) so the portal hides what a person cannot do. Rules live in
+ * permissions-policy.ts; this module only reads and shapes.
+ */
+
+export function userView(user: User) {
+  return { id: user.id, email: user.email, nickName: user.nickName, displayName: user.displayName };
+}
+
+/** The signed-in user, whom they act for and the organizations they may act for. */
+export async function sessionView(db: Db, session: Session) {
+  const [user, memberships] = await Promise.all([
+    requireUser(db, session.userId),
+    membershipsOfUser(db, session.userId),
+  ]);
+  // A membership removed since the switch ends acting for that organization.
+  const acting = memberships.find((m) => m.orgId === session.actingOrgId);
+  return {
+    user: userView(user),
+    csrfToken: session.csrfToken,
+    acting: acting ? { kind: 'org', id: acting.orgId, name: acting.orgName } : { kind: 'user', id: user.id },
+    organizations: memberships
+      .map((m) => ({ id: m.orgId, name: m.orgName, role: m.role }))
+      .sort((a, b) => a.id - b.id),
+  };
+}
+
+/** Whom a new application belongs to: the organization the session acts for, else the user. */
+export async function actingOwner(db: Db, session: Session): Promise<Owner> {
+  if (session.actingOrgId !== undefined) {
+    const membership = await getMembership(db, session.actingOrgId, session.userId);
+    if (!membership) throw forbidden('You are no longer a member of the organization you act for.');
+    return { kind: 'org', orgId: membership.orgId, actorId: membership.orgActorId };
+  }
+  const user = await requireUser(db, session.userId);
+  return { kind: 'user', userId: user.id, actorId: user.actorId };
+}
+
+export function applicationSummary(app: Application) {
+  return {
+    id: app.id,
+    name: app.name,
+    description: app.description,
+    url: app.url,
+    logoUrl: logoUrl(app.logoKey),
+  };
+}
+
+/** The applications of whoever the session acts for. */
+export async function applicationList(db: Db, session: Session) {
+  const owner = await actingOwner(db, session);
+  const ids =
+    owner.kind === 'org' ? await appIdsOfOrganization(db, owner.orgId) : await appIdsOfUser(db, owner.userId);
+  return (await applicationsByIds(db, ids)).map(applicationSummary);
+}
+
+export function applicationView(app: Application) {
+  return {
+    ...applicationSummary(app),
+    callbackUrl: app.callbackUrl,
+    clientId: app.clientId,
+    grantTypes: app.grantTypes,
+  };
+}
+
+/**
+ * The application page: details always; roles, permissions and switches for those who may
+ * manage them; authorized users and organizations for Provider and Purchaser.
+ */
+export async function applicationDetail(db: Db, userId: number, appId: number) {
+  const access = await applicationAccess(db, userId, appId);
+  const can = { manage: access.manage, authorize: access.authorize };
+  if (!access.authorize) return { application: applicationSummary(access.app), can };
+  const catalogue = catalogueFrom(access.partition);
+  const grantees = await granteesOf(db, appId);
+  const profiles = await batchGet(db, [
+    ...grantees.filter((g) => g.kind === 'user').map((g) => keys.user(g.id)),
+    ...grantees.filter((g) => g.kind === 'org').map((g) => keys.organization(g.id)),
+  ]);
+  const label = (kind: 'user' | 'org', id: number) => {
+    const item = profiles.find((p) => p.PK === (kind === 'user' ? keys.user(id) : keys.organization(id)).PK);
+    if (!item) return `${kind === 'user' ? 'User' : 'Organization'} ${id}`;
+    return kind === 'user' ? `${item.displayName} <${item.email}>` : (item.name as string);
+  };
+  return {
+    application: applicationView(access.app),
+    can,
+    roles: catalogue.roles.map((r) => ({ id: r.id, name: r.name, builtIn: r.builtIn ?? null })),
+    permissions: catalogue.permissions.map((p) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      verb: p.verb,
+      path: p.path,
+    })),
+    switches: Object.fromEntries([...catalogue.switches].map(([roleId, ids]) => [roleId, [...ids].sort()])),
+    grantees: grantees
+      .map((g) => ({ kind: g.kind, id: g.id, label: label(g.kind, g.id), roleIds: g.roleIds.sort() }))
+      .sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id),
+  };
+}
+
+/** A user named by email (contains "@") or nickName; unknown → a field-level 400. */
+export async function findUser(db: Db, value: unknown, field = 'user'): Promise<number> {
+  const text = v.text(value, field, { max: 254 });
+  const id = text.includes('@')
+    ? (await getLogin(db, text.toLowerCase()))?.userId
+    : await userIdByNick(db, text);
+  if (id === undefined) throw invalid('No user has this email or nickName.', field);
+  return id;
+}
+
+/** The grantee of an authorization request: `{user: email|nickName}` or `{organizationId}`. */
+export async function granteeFrom(db: Db, body: Record<string, unknown>): Promise<Grantee> {
+  if (body.organizationId !== undefined && body.organizationId !== '') {
+    const orgId = v.positiveInt(body.organizationId, 'organizationId');
+    if (!(await getOrganization(db, orgId))) throw invalid('No organization has this id.', 'organizationId');
+    return { kind: 'org', id: orgId };
+  }
+  return { kind: 'user', id: await findUser(db, body.user) };
+}
+
+/** A role id that belongs to the application (from the partition already read). */
+export function roleOf(
+  partition: { SK?: unknown }[],
+  appId: number,
+  value: unknown,
+  field = 'roleId',
+): number {
+  const roleId = v.positiveInt(value, field);
+  if (!partition.some((i) => i.SK === keys.role(appId, roleId).SK)) {
+    throw invalid('This role does not exist in the application.', field);
+  }
+  return roleId;
+}
+
+export async function addGrantee(db: Db, appId: number, grantee: Grantee, roleId: number): Promise<void> {
+  await authorize(db, appId, grantee, roleId);
+}
+
+export async function changeGrantee(db: Db, appId: number, grantee: Grantee, roleId: number): Promise<void> {
+  await setSingleRole(db, appId, grantee, roleId);
+}
+
+/** Removes every role a grantee holds in the application. */
+export async function removeGrantee(db: Db, appId: number, grantee: Grantee): Promise<void> {
+  for (const roleId of await rolesOf(db, appId, grantee)) await unauthorize(db, appId, grantee, roleId);
+}
+
+export function granteeFromPath(kind: string, id: string): Grantee {
+  if (kind !== 'user' && kind !== 'org') throw invalid('The grantee kind must be "user" or "org".', 'kind');
+  return { kind, id: v.positiveInt(id, 'granteeId') };
+}
+
+export function memberRole(value: unknown, field = 'role'): MemberRole {
+  if (value !== 'owner' && value !== 'member') throw invalid('role must be "owner" or "member".', field);
+  return value;
+}
+
+/** An organization page for one of its members: profile, members with their names, the caller's role. */
+export async function organizationDetail(db: Db, orgId: number, myRole: MemberRole) {
+  const [org, members] = await Promise.all([
+    requireOrganization(db, orgId),
+    membersOfOrganization(db, orgId),
+  ]);
+  const users = (
+    await batchGet(
+      db,
+      members.map((m) => keys.user(m.userId)),
+    )
+  ).map(toUser);
+  return {
+    organization: { id: org.id, name: org.name, description: org.description },
+    myRole,
+    can: { manageMembers: myRole === 'owner' },
+    members: members.map((m) => {
+      const u = users.find((x) => x.id === m.userId);
+      return {
+        userId: m.userId,
+        role: m.role,
+        displayName: u?.displayName ?? `User ${m.userId}`,
+        email: u?.email ?? '',
+        nickName: u?.nickName ?? '',
+      };
+    }),
+  };
+}
+
+export function bcryptCost(): number {
+  return config().bcryptCost;
+}
