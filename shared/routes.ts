@@ -31,15 +31,16 @@ export const routes: readonly Route[] = [
     table: 'read',
     logos: 'none',
   },
-  // Portal API (issue 4): one function per route, session + CSRF in shared/http/portal.ts.
-  { method: 'GET', path: '/api/session', fn: 'api-session-get', table: 'read', logos: 'none' },
+  // Portal API (issue 4): session + CSRF in shared/http/portal.ts. Every route writes: reading the
+  // session slides its expiry.
+  { method: 'GET', path: '/api/session', fn: 'api-session-get', table: 'write', logos: 'none' },
   { method: 'POST', path: '/api/session', fn: 'api-session-create', table: 'write', logos: 'none' },
   { method: 'DELETE', path: '/api/session', fn: 'api-session-delete', table: 'write', logos: 'none' },
   { method: 'PUT', path: '/api/session/acting', fn: 'api-session-acting', table: 'write', logos: 'none' },
   { method: 'POST', path: '/api/users', fn: 'api-users-create', table: 'write', logos: 'none' },
-  { method: 'GET', path: '/api/applications', fn: 'api-applications-list', table: 'read', logos: 'none' },
+  { method: 'GET', path: '/api/applications', fn: 'api-applications-list', table: 'write', logos: 'none' },
   { method: 'POST', path: '/api/applications', fn: 'api-applications-create', table: 'write', logos: 'none' },
-  { method: 'GET', path: '/api/applications/{id}', fn: 'api-application-get', table: 'read', logos: 'none' },
+  { method: 'GET', path: '/api/applications/{id}', fn: 'api-application-get', table: 'write', logos: 'none' },
   {
     method: 'PUT',
     path: '/api/applications/{id}',
@@ -126,7 +127,7 @@ export const routes: readonly Route[] = [
     table: 'write',
     logos: 'none',
   },
-  { method: 'GET', path: '/api/organizations', fn: 'api-organizations-list', table: 'read', logos: 'none' },
+  { method: 'GET', path: '/api/organizations', fn: 'api-organizations-list', table: 'write', logos: 'none' },
   {
     method: 'POST',
     path: '/api/organizations',
@@ -138,7 +139,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/organizations/{id}',
     fn: 'api-organization-get',
-    table: 'read',
+    table: 'write',
     logos: 'none',
   },
   {
