@@ -26,7 +26,39 @@ export function toEvent(
   route: { method: string; path: string },
   pathParameters: Record<string, string>,
 ): HttpEvent {
-  const url = req.url ?? '/';
+  return buildEvent(
+    {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      rawHeaders: req.rawHeaders,
+      body,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      protocol: `HTTP/${req.httpVersion}`,
+    },
+    route,
+    pathParameters,
+  );
+}
+
+/** A request as plain data: what the local server reads off the socket, or what `idm invoke` is given. */
+export interface RawRequest {
+  method: string;
+  /** Path and raw query string, as on the request line. */
+  url: string;
+  /** Header names and values alternating, in arrival order (Node's `rawHeaders`). */
+  rawHeaders: string[];
+  body: Buffer;
+  sourceIp?: string;
+  protocol?: string;
+}
+
+/** The payload 2.0 event for a request (see toEvent); shared by the local server and `idm invoke`. */
+export function buildEvent(
+  req: RawRequest,
+  route: { method: string; path: string },
+  pathParameters: Record<string, string>,
+): HttpEvent {
+  const { url, body } = req;
   const q = url.indexOf('?');
   const rawPath = q === -1 ? url : url.slice(0, q);
   const rawQueryString = q === -1 ? '' : url.slice(q + 1);
@@ -70,10 +102,10 @@ export function toEvent(
       domainName: headers.host ?? 'localhost',
       domainPrefix: 'local',
       http: {
-        method: req.method ?? 'GET',
+        method: req.method,
         path: rawPath,
-        protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        protocol: req.protocol ?? 'HTTP/1.1',
+        sourceIp: req.sourceIp ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),
