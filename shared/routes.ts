@@ -7,7 +7,7 @@ export type TableAccess = 'none' | 'read' | 'write';
 export type BucketAccess = 'none' | 'read' | 'write';
 
 export interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   /** API Gateway path syntax: `{name}` is one path segment. */
   path: string;
   /** File name under functions/ (without .ts) and the Lambda's logical name. */
@@ -163,8 +163,70 @@ export const routes: readonly Route[] = [
     table: 'write',
     logos: 'none',
   },
+  // OAuth 2.0 + Keyrock lookups (issue 3). CORS per route (shared/http/cors.ts); OPTIONS share one function.
+  { method: 'GET', path: '/oauth2/authorize', fn: 'oauth2-authorize', table: 'write', logos: 'none' },
+  {
+    method: 'POST',
+    path: '/oauth2/authorize',
+    fn: 'oauth2-authorize-decision',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/oauth2/token',
+    fn: 'oauth2-token',
+    table: 'write',
+    logos: 'none',
+    cors: true,
+    memory: 1024,
+  },
+  { method: 'POST', path: '/oauth2/revoke', fn: 'oauth2-revoke', table: 'write', logos: 'none', cors: true },
+  { method: 'GET', path: '/user', fn: 'user-info', table: 'read', logos: 'none', cors: true },
+  { method: 'GET', path: '/users/{id}', fn: 'users-get', table: 'read', logos: 'none', cors: true },
+  {
+    method: 'GET',
+    path: '/applications.json',
+    fn: 'applications-json',
+    table: 'read',
+    logos: 'none',
+    cors: true,
+  },
+  {
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    fn: 'oauth2-metadata',
+    table: 'none',
+    logos: 'none',
+    cors: true,
+  },
+  {
+    method: 'OPTIONS',
+    path: '/oauth2/token',
+    fn: 'cors-preflight',
+    table: 'none',
+    logos: 'none',
+    cors: true,
+  },
+  {
+    method: 'OPTIONS',
+    path: '/oauth2/revoke',
+    fn: 'cors-preflight',
+    table: 'none',
+    logos: 'none',
+    cors: true,
+  },
+  { method: 'OPTIONS', path: '/user', fn: 'cors-preflight', table: 'none', logos: 'none', cors: true },
+  { method: 'OPTIONS', path: '/users/{id}', fn: 'cors-preflight', table: 'none', logos: 'none', cors: true },
+  {
+    method: 'OPTIONS',
+    path: '/applications.json',
+    fn: 'cors-preflight',
+    table: 'none',
+    logos: 'none',
+    cors: true,
+  },
 ];
-
 /** Splits a route path into literal segments and `{param}` segments once, for matching. */
 export interface CompiledRoute extends Route {
   segments: { literal?: string; param?: string }[];

@@ -1,0 +1,6 @@
+import { httpHandler } from '../shared/http/handler.js';
+import { authorizeDecision } from '../shared/oauth/authorize-endpoint.js';
+import { db } from '../shared/store/db.js';
+
+/** POST /oauth2/authorize: the Allow / Deny of the consent page. No CORS. */
+export const handler = httpHandler('POST /oauth2/authorize', (event) => authorizeDecision(db(), event));

@@ -1,0 +1,79 @@
+import { escapeHtml, html } from '../response.js';
+import { PAGE_CSP } from '../security-headers.js';
+import type { HttpResult } from '../types.js';
+
+/**
+ * The server-rendered pages of /oauth2/authorize: the consent page and the error page shown when
+ * the request cannot be sent back to the client. No scripts and no inline styles (PAGE_CSP).
+ */
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Gatehouse</title>
+<link rel="stylesheet" href="/styles.css">
+</head>
+<body>
+<main class="oauth-page">
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+const NO_CACHE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+export function errorPage(status: number, error: string, description: string): HttpResult {
+  const body = `<h1>This sign-in request cannot continue</h1>
+<p>${escapeHtml(description)}</p>
+<p><small>Error: <code>${escapeHtml(error)}</code></small></p>
+<p>Go back to the application you came from and try again, or contact its developer.</p>`;
+  return html(status, layout('Request refused', body), { 'content-security-policy': PAGE_CSP, ...NO_CACHE });
+}
+
+export interface ConsentView {
+  appName: string;
+  appUrl: string;
+  logoKey?: string | undefined;
+  userName: string;
+  csrfToken: string;
+  /** The authorization request's parameters, posted back with the decision. */
+  params: Map<string, string>;
+  /** Where the answer redirects to: the form's target must allow it (see below). */
+  redirectUri: string;
+}
+
+export function consentPage(view: ConsentView): HttpResult {
+  const hidden = [...view.params, ['csrf_token', view.csrfToken]]
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k!)}" value="${escapeHtml(v!)}">`)
+    .join('\n');
+  const logo = view.logoKey
+    ? `<img class="app-logo" src="/logos/${encodeURIComponent(view.logoKey)}" alt="" width="96" height="96">`
+    : '';
+  const body = `${logo}
+<h1>Allow ${escapeHtml(view.appName)} to use your account?</h1>
+<p>Signed in as <strong>${escapeHtml(view.userName)}</strong>.</p>
+<p><strong>${escapeHtml(view.appName)}</strong> (<a href="${escapeHtml(view.appUrl)}" rel="noopener noreferrer">${escapeHtml(view.appUrl)}</a>)
+will receive your name, email, and the roles you and your organizations hold in it.</p>
+<form method="post" action="/oauth2/authorize">
+${hidden}
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>`;
+  // CSP form-action also governs where the form's response may redirect (browsers enforce it on
+  // redirects), so the application's callback origin is allowed alongside 'self'.
+  let callbackOrigin = '';
+  try {
+    callbackOrigin = new URL(view.redirectUri).origin;
+  } catch {
+    callbackOrigin = '';
+  }
+  const csp = PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${callbackOrigin}`.trim());
+  return html(200, layout(`Allow ${view.appName}`, body), {
+    'content-security-policy': csp,
+    ...NO_CACHE,
+  });
+}

@@ -1,0 +1,68 @@
+import { sha256 } from '../../crypto.js';
+import { keys } from '../../store/keys.js';
+import { getCode, isLive, redeemCode, revokeGrant, toCode } from '../../store/tokens.js';
+import { invalidGrant, invalidRequest } from '../errors.js';
+import { isValidPkceValue, verifyPkce } from '../pkce.js';
+import { mintTokens } from '../tokens.js';
+import { type Grant, required } from './types.js';
+
+/**
+ * RFC 6749 §4.1.3: exchanges an authorization code. The code must be live, issued to this client,
+ * for this exact redirect URI, and pass PKCE (RFC 7636 §4.6) when a challenge was given. A second
+ * use fails and revokes every token issued from the code (RFC 6749 §4.1.2).
+ */
+export const authorizationCode: Grant = {
+  type: 'authorization_code',
+  enabledBy: 'authorization_code',
+  keys(form) {
+    const code = required(form, 'code', invalidRequest);
+    required(form, 'redirect_uri', invalidRequest);
+    const verifier = form.get('code_verifier');
+    if (verifier !== undefined && !isValidPkceValue(verifier)) {
+      throw invalidRequest(
+        'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1).',
+      );
+    }
+    return [keys.code(sha256(code))];
+  },
+  async handle({ db, form, client, items }) {
+    const pk = keys.code(sha256(form.get('code')!)).PK;
+    const item = items.find((i) => i.PK === pk);
+    if (!item) throw invalidGrant('The authorization code is unknown or expired.');
+    const code = toCode(item);
+    if (code.clientId !== client.clientId)
+      throw invalidGrant('The authorization code was issued to another client.');
+    if (code.redeemed) {
+      await revokeGrant(db, code.grantId, code.issued);
+      throw invalidGrant('The authorization code was already used; the tokens issued for it are revoked.');
+    }
+    if (!isLive(code)) throw invalidGrant('The authorization code is unknown or expired.');
+    if (form.get('redirect_uri') !== code.redirectUri) {
+      throw invalidGrant('redirect_uri differs from the one used at the authorization request.');
+    }
+    const verifier = form.get('code_verifier');
+    if (code.codeChallenge) {
+      if (!verifier)
+        throw invalidGrant('code_verifier is required: the authorization request carried a challenge.');
+      if (!verifyPkce(code.codeChallenge, verifier))
+        throw invalidGrant('code_verifier does not match the challenge.');
+    } else if (verifier !== undefined) {
+      // RFC 9700 §2.1.1: a verifier without a challenge is a PKCE downgrade attempt.
+      throw invalidGrant('code_verifier was sent but the authorization request carried no code_challenge.');
+    }
+    const minted = mintTokens({
+      client,
+      userId: code.userId,
+      scope: code.scope,
+      grantId: code.grantId,
+      withRefresh: client.grantTypes.includes('refresh_token'),
+    });
+    if ((await redeemCode(db, code, minted.records)) === 'reused') {
+      // Lost the race to a concurrent redemption: the code is compromised, revoke what it issued.
+      const now = await getCode(db, code.digest);
+      await revokeGrant(db, code.grantId, now?.issued ?? []);
+      throw invalidGrant('The authorization code was already used; the tokens issued for it are revoked.');
+    }
+    return minted;
+  },
+};

@@ -1,0 +1,44 @@
+import { sha256 } from '../../crypto.js';
+import { keys } from '../../store/keys.js';
+import { isLive, revokeGrant, rotateRefresh, toToken } from '../../store/tokens.js';
+import { invalidGrant, invalidRequest } from '../errors.js';
+import { narrowScope, parseScope } from '../scope.js';
+import { mintTokens } from '../tokens.js';
+import { type Grant, required } from './types.js';
+
+const REPLAYED = 'The refresh token was already used; every token of this grant is revoked.';
+
+/**
+ * RFC 6749 §6 with rotation (RFC 9700 §4.14): each use returns a new refresh token in the same
+ * chain and retires the old one; presenting a retired one revokes the whole chain, since either
+ * the client or an attacker holds a stolen copy.
+ */
+export const refreshToken: Grant = {
+  type: 'refresh_token',
+  enabledBy: 'refresh_token',
+  keys(form) {
+    return [keys.token(sha256(required(form, 'refresh_token', invalidRequest)))];
+  },
+  async handle({ db, form, client, items }) {
+    const pk = keys.token(sha256(form.get('refresh_token')!)).PK;
+    const item = items.find((i) => i.PK === pk);
+    const old = item ? toToken(item) : undefined;
+    if (old?.kind !== 'refresh' || old.clientId !== client.clientId) {
+      throw invalidGrant('The refresh token is unknown, expired or revoked.');
+    }
+    if (old.rotated && !old.revoked) {
+      await revokeGrant(db, old.grantId);
+      throw invalidGrant(REPLAYED);
+    }
+    if (!isLive(old)) throw invalidGrant('The refresh token is unknown, expired or revoked.');
+    const scope = narrowScope(old.scope, parseScope(form.get('scope')));
+    const minted = mintTokens({ client, userId: old.userId, scope, grantId: old.grantId, withRefresh: true });
+    const outcome = await rotateRefresh(db, old, minted.records);
+    if (outcome === 'replayed') {
+      await revokeGrant(db, old.grantId);
+      throw invalidGrant(REPLAYED);
+    }
+    if (outcome === 'revoked') throw invalidGrant('The refresh token is unknown, expired or revoked.');
+    return minted;
+  },
+};

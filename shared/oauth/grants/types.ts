@@ -1,0 +1,36 @@
+import type { GrantType } from '../../domain/validate.js';
+import type { Client } from '../../store/applications.js';
+import type { Db } from '../../store/db.js';
+import type { Key } from '../../store/keys.js';
+import type { Item } from '../../store/ops.js';
+import type { Minted } from '../tokens.js';
+
+export interface GrantContext {
+  db: Db;
+  form: Map<string, string>;
+  /** The authenticated client. */
+  client: Client;
+  /** Items read in the same BatchGetItem as the client: whatever `keys` asked for. */
+  items: Item[];
+}
+
+/**
+ * One module per grant type, each exporting this shape (as panva/node-oidc-provider does): the
+ * token endpoint reads the client and `keys(form)` in one round trip, checks the client may use
+ * the grant, then calls `handle`.
+ */
+export interface Grant {
+  /** The grant_type value (RFC 6749 §4). */
+  type: string;
+  /** The application setting that enables it. */
+  enabledBy: GrantType;
+  /** Items to fetch with the client; validates required parameters before any I/O. */
+  keys(form: Map<string, string>): Key[];
+  handle(ctx: GrantContext): Promise<Minted>;
+}
+
+export function required(form: Map<string, string>, name: string, error: (d: string) => Error): string {
+  const value = form.get(name);
+  if (value === undefined || value === '') throw error(`${name} is required.`);
+  return value;
+}

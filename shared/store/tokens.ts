@@ -1,0 +1,255 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from './db.js';
+import { type Key, keys } from './keys.js';
+import {
+  type Item,
+  isConditionalFailure,
+  nowSeconds,
+  queryGsi1,
+  TransactionFailed,
+  transact,
+} from './ops.js';
+
+/**
+ * Access tokens, refresh tokens and authorization codes. The caller holds the random value; the
+ * table holds only its SHA-256 digest (the key), so a leaked table leaks no usable token. Every
+ * token carries a grant id: all tokens descending from one authorization (a code, a password
+ * grant, their refreshes) share it and are found together through GSI1 to revoke a whole chain.
+ * TTL deletes lazily, so every read here checks `expiresAt` and `revoked` itself.
+ */
+export type TokenKind = 'access' | 'refresh';
+
+export interface TokenRecord {
+  digest: string;
+  kind: TokenKind;
+  clientId: string;
+  appId: number;
+  userId?: number | undefined;
+  scope?: string | undefined;
+  grantId: string;
+  expiresAt: number;
+  revoked: boolean;
+  /** Refresh tokens only: set when it was exchanged for a new one (RFC 9700 §4.14 rotation). */
+  rotated?: boolean | undefined;
+}
+
+export interface CodeRecord {
+  digest: string;
+  clientId: string;
+  appId: number;
+  userId: number;
+  redirectUri: string;
+  scope?: string | undefined;
+  codeChallenge?: string | undefined;
+  grantId: string;
+  expiresAt: number;
+  redeemed: boolean;
+  /** Digests of the tokens issued for this code, for revocation on reuse (RFC 6749 §4.1.2). */
+  issued: string[];
+}
+
+export function tokenItem(t: Omit<TokenRecord, 'revoked'>): Item {
+  return {
+    ...keys.token(t.digest),
+    ...keys.grantGsi(t.grantId),
+    type: 'token',
+    ...t,
+    revoked: false,
+  };
+}
+
+export function toToken(item: Item): TokenRecord {
+  return {
+    digest: item.digest as string,
+    kind: item.kind as TokenKind,
+    clientId: item.clientId as string,
+    appId: item.appId as number,
+    userId: item.userId as number | undefined,
+    scope: item.scope as string | undefined,
+    grantId: item.grantId as string,
+    expiresAt: Number(item.expiresAt),
+    revoked: item.revoked === true,
+    rotated: item.rotated === true,
+  };
+}
+
+export function toCode(item: Item): CodeRecord {
+  return {
+    digest: item.digest as string,
+    clientId: item.clientId as string,
+    appId: item.appId as number,
+    userId: item.userId as number,
+    redirectUri: item.redirectUri as string,
+    scope: item.scope as string | undefined,
+    codeChallenge: item.codeChallenge as string | undefined,
+    grantId: item.grantId as string,
+    expiresAt: Number(item.expiresAt),
+    redeemed: item.redeemed === true,
+    issued: (item.issued as string[] | undefined) ?? [],
+  };
+}
+
+/** Live = not expired and not revoked: an item TTL has not removed yet is still refused. */
+export function isLive(t: { expiresAt: number; revoked?: boolean }, now = nowSeconds()): boolean {
+  return t.expiresAt > now && t.revoked !== true;
+}
+
+export async function getToken(db: Db, digest: string): Promise<TokenRecord | undefined> {
+  // Strongly consistent: a token revoked a moment ago must not pass.
+  const out = await db.doc.send(
+    new GetCommand({ TableName: db.table, Key: keys.token(digest), ConsistentRead: true }),
+  );
+  return out.Item ? toToken(out.Item) : undefined;
+}
+
+export async function getCode(db: Db, digest: string): Promise<CodeRecord | undefined> {
+  const out = await db.doc.send(
+    new GetCommand({ TableName: db.table, Key: keys.code(digest), ConsistentRead: true }),
+  );
+  return out.Item ? toCode(out.Item) : undefined;
+}
+
+/** Stores tokens that belong together (an access token and its refresh token) all or nothing. */
+export async function putTokens(db: Db, tokens: Omit<TokenRecord, 'revoked'>[]): Promise<void> {
+  if (tokens.length === 1) {
+    await db.doc.send(new PutCommand({ TableName: db.table, Item: tokenItem(tokens[0]!) }));
+    return;
+  }
+  await transact(
+    db,
+    tokens.map((t) => ({ Put: { TableName: db.table, Item: tokenItem(t) } })),
+  );
+}
+
+export async function putCode(db: Db, code: Omit<CodeRecord, 'redeemed' | 'issued'>): Promise<void> {
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: { ...keys.code(code.digest), type: 'code', ...code, redeemed: false, issued: [] },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+}
+
+export type RedeemOutcome = 'issued' | 'reused';
+
+/**
+ * Exchanges a code for tokens in ONE transaction: the code flips to redeemed (only if it was not)
+ * and records the digests of the tokens it issues, which are written in the same transaction.
+ * Of any number of concurrent redemptions exactly one wins; a loser gets 'reused'.
+ */
+export async function redeemCode(
+  db: Db,
+  code: CodeRecord,
+  tokens: Omit<TokenRecord, 'revoked'>[],
+): Promise<RedeemOutcome> {
+  try {
+    await transact(db, [
+      {
+        Update: {
+          TableName: db.table,
+          Key: keys.code(code.digest),
+          UpdateExpression: 'SET redeemed = :t, issued = :issued',
+          ConditionExpression: 'attribute_exists(PK) AND redeemed = :f',
+          ExpressionAttributeValues: { ':t': true, ':f': false, ':issued': tokens.map((t) => t.digest) },
+        },
+      },
+      ...tokens.map((t) => ({ Put: { TableName: db.table, Item: tokenItem(t) } })),
+    ]);
+    return 'issued';
+  } catch (error) {
+    if (!(error instanceof TransactionFailed)) throw error;
+    if (error.failedAt(0)) return 'reused';
+    // Cancelled by conflicts until retries ran out: whoever won has marked the code by now.
+    if ((await getCode(db, code.digest))?.redeemed) return 'reused';
+    throw error;
+  }
+}
+
+export type RotateOutcome = 'rotated' | 'replayed' | 'revoked';
+
+/**
+ * Refresh token rotation in ONE transaction: the old refresh token is marked rotated (only if it
+ * was neither rotated nor revoked) and the new access and refresh tokens are written.
+ */
+export async function rotateRefresh(
+  db: Db,
+  old: TokenRecord,
+  tokens: Omit<TokenRecord, 'revoked'>[],
+): Promise<RotateOutcome> {
+  try {
+    await transact(db, [
+      {
+        Update: {
+          TableName: db.table,
+          Key: keys.token(old.digest),
+          UpdateExpression: 'SET rotated = :t',
+          ConditionExpression: 'attribute_exists(PK) AND revoked = :f AND attribute_not_exists(rotated)',
+          ExpressionAttributeValues: { ':t': true, ':f': false },
+        },
+      },
+      ...tokens.map((t) => ({ Put: { TableName: db.table, Item: tokenItem(t) } })),
+    ]);
+    return 'rotated';
+  } catch (error) {
+    if (!(error instanceof TransactionFailed && error.failedAt(0))) throw error;
+    const now = await getToken(db, old.digest);
+    return now?.rotated ? 'replayed' : 'revoked';
+  }
+}
+
+async function markRevoked(db: Db, key: Key): Promise<void> {
+  await db.doc
+    .send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key,
+        UpdateExpression: 'SET revoked = :t',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':t': true },
+      }),
+    )
+    .catch((error) => {
+      if (!isConditionalFailure(error)) throw error;
+    });
+}
+
+export async function revokeToken(db: Db, digest: string): Promise<void> {
+  await markRevoked(db, keys.token(digest));
+}
+
+/**
+ * Revokes every token of a grant: those found through GSI1 (eventually consistent) plus the
+ * digests the caller already knows (e.g. recorded on the code item), which the index may not
+ * show yet.
+ */
+export async function revokeGrant(db: Db, grantId: string, known: string[] = []): Promise<number> {
+  const items = await queryGsi1(db, keys.grantPartition(grantId));
+  const digests = new Set([
+    ...known,
+    ...items.filter((i) => i.revoked !== true).map((i) => i.digest as string),
+  ]);
+  await Promise.all([...digests].map((d) => revokeToken(db, d)));
+  return digests.size;
+}
+
+/**
+ * One strongly consistent BatchGetItem for what a token request needs (client, code or refresh
+ * token, login and guard): a code written a millisecond ago, or a token revoked a millisecond
+ * ago, must be seen as it is now.
+ */
+export async function getConsistent(db: Db, keyList: Key[]): Promise<Item[]> {
+  const unique = [...new Map(keyList.map((k) => [`${k.PK}\u0000${k.SK}`, k])).values()];
+  const found: Item[] = [];
+  let pending: Key[] = unique;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    const out = await db.doc.send(
+      new BatchGetCommand({ RequestItems: { [db.table]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    found.push(...((out.Responses?.[db.table] ?? []) as Item[]));
+    pending = (out.UnprocessedKeys?.[db.table]?.Keys ?? []) as Key[];
+    if (pending.length > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+  }
+  return found;
+}
