@@ -1,0 +1,202 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CfnElement, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { Config } from '../shared/config.js';
+import type { Route } from '../shared/routes.js';
+import { TABLE_SCHEMA } from '../shared/store/table.js';
+
+/** Actions per table access level. TransactWriteItems is authorised per item by these actions. */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+  write: [
+    'dynamodb:GetItem',
+    'dynamodb:Query',
+    'dynamodb:BatchGetItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
+} as const;
+
+/** Actions per logo-bucket access level; objects live under `logos/` (see local/server.ts). */
+export const LOGO_ACTIONS = {
+  read: ['s3:GetObject'],
+  write: ['s3:PutObject', 's3:GetObject'],
+} as const;
+export const LOGO_PREFIX = 'logos/';
+
+export const DEFAULT_MEMORY_MB = 256;
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/** Native modules installed (not bundled) for x86 routes, for linux-x64 whatever the build host. */
+export const NATIVE_MODULES = ['sharp'];
+
+/**
+ * The environment every function gets, built from the same typed fields `shared/config.ts`
+ * reads, so a renamed variable breaks type-checking and test/infra instead of a cold start.
+ */
+export type FunctionSettings = Pick<Config, 'tableName' | 'logoBucket' | 'publicUrl'>;
+export function lambdaEnvironment(settings: FunctionSettings): Record<string, string> {
+  return {
+    IDM_TABLE_NAME: settings.tableName,
+    IDM_LOGO_BUCKET: settings.logoBucket,
+    IDM_PUBLIC_URL: settings.publicUrl,
+    // Stack traces point into the TypeScript sources (the bundles ship source maps).
+    NODE_OPTIONS: '--enable-source-maps',
+  };
+}
+
+/** `scim-service-provider-configs` → `ScimServiceProviderConfigs` (construct ids). */
+export function constructId(fn: string): string {
+  return fn
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+export interface RouteFunctionsProps {
+  readonly routes: readonly Route[];
+  readonly projectRoot: string;
+  readonly table: ITable;
+  readonly logoBucket: IBucket;
+  readonly environment: FunctionSettings;
+  readonly logRetention: RetentionDays;
+  readonly logRemovalPolicy: RemovalPolicy;
+}
+
+/**
+ * One Lambda function per route-table entry (routes naming the same `fn` share it), each with its
+ * own role and log group and exactly the grants the route table gives it: no managed policies,
+ * no wildcard actions, no Scan.
+ */
+export class RouteFunctions extends Construct {
+  /** Function per `fn` name. */
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: RouteFunctionsProps) {
+    super(scope, id);
+    for (const [fn, route] of uniqueFunctions(props.routes)) {
+      const entry = join(props.projectRoot, 'functions', `${fn}.ts`);
+      if (!existsSync(entry))
+        throw new Error(`Route ${route.method} ${route.path}: ${entry} does not exist.`);
+      const name = constructId(fn);
+      const logGroup = new LogGroup(this, `${name}Logs`, {
+        retention: props.logRetention,
+        removalPolicy: props.logRemovalPolicy,
+      });
+      const role = new Role(this, `${name}Role`, {
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        description: `Gatehouse ${route.method} ${route.path}: table ${route.table}, logos ${route.logos}`,
+      });
+      // Instead of AWSLambdaBasicExecutionRole (any log group): only this function's own.
+      logGroup.grantWrite(role);
+      for (const statement of routeStatements(route, props.table, props.logoBucket)) {
+        role.addToPrincipalPolicy(statement);
+      }
+      if (route.logos !== 'none') {
+        const bucket = Stack.of(this).getLogicalId(props.logoBucket.node.defaultChild as CfnElement);
+        Validations.of(role).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${LOGO_PREFIX}*]`,
+          reason: `Logo objects are named per application under ${LOGO_PREFIX}; the grant covers that prefix of the logo bucket only.`,
+        });
+      }
+      const x86 = route.x86 === true;
+      const fnConstruct = new NodejsFunction(this, name, {
+        entry,
+        handler: 'handler',
+        projectRoot: props.projectRoot,
+        depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+        runtime: Runtime.NODEJS_22_X,
+        architecture: x86 ? Architecture.X86_64 : Architecture.ARM_64,
+        memorySize: route.memory ?? DEFAULT_MEMORY_MB,
+        timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+        role,
+        logGroup,
+        description: `${route.method} ${route.path}`,
+        environment: lambdaEnvironment(props.environment),
+        bundling: {
+          // The locally installed esbuild; never Docker (not available on build hosts here).
+          forceDockerBundling: false,
+          minify: true,
+          sourceMap: true,
+          sourcesContent: false,
+          target: 'node22',
+          format: OutputFormat.ESM,
+          mainFields: ['module', 'main'],
+          // CommonJS dependencies call require(); ESM bundles have none unless we make one.
+          banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+          // Bundle the AWS SDK too: the version we test against, not whatever the runtime ships.
+          externalModules: [],
+          tsconfig: join(props.projectRoot, 'tsconfig.json'),
+          ...(x86
+            ? {
+                // sharp loads a platform-specific binary: install it for Lambda's linux-x64.
+                nodeModules: NATIVE_MODULES,
+                environment: { npm_config_os: 'linux', npm_config_cpu: 'x64', npm_config_libc: 'glibc' },
+              }
+            : {}),
+        },
+      });
+      this.functions.set(fn, fnConstruct);
+    }
+  }
+}
+
+/** Groups routes by function; routes sharing a function must agree on what it may touch. */
+export function uniqueFunctions(routes: readonly Route[]): Map<string, Route> {
+  const out = new Map<string, Route>();
+  for (const route of routes) {
+    const seen = out.get(route.fn);
+    if (!seen) out.set(route.fn, route);
+    else if (
+      seen.table !== route.table ||
+      seen.logos !== route.logos ||
+      seen.memory !== route.memory ||
+      seen.timeoutSeconds !== route.timeoutSeconds ||
+      seen.x86 !== route.x86
+    ) {
+      throw new Error(
+        `Routes ${seen.method} ${seen.path} and ${route.method} ${route.path} share function ${route.fn} but differ in access or sizing.`,
+      );
+    }
+  }
+  return out;
+}
+
+/** The IAM statements a route's function gets, straight from its route-table entry. */
+export function routeStatements(route: Route, table: ITable, logoBucket: IBucket): PolicyStatement[] {
+  const statements: PolicyStatement[] = [];
+  if (route.table !== 'none') {
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...TABLE_ACTIONS[route.table]],
+        // The table and each named index; never `index/*`.
+        resources: [
+          table.tableArn,
+          ...TABLE_SCHEMA.indexes.map((index) => `${table.tableArn}/index/${index.name}`),
+        ],
+      }),
+    );
+  }
+  if (route.logos !== 'none') {
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...LOGO_ACTIONS[route.logos]],
+        resources: [logoBucket.arnForObjects(`${LOGO_PREFIX}*`)],
+      }),
+    );
+  }
+  return statements;
+}
