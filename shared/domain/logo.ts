@@ -79,8 +79,9 @@ export async function processLogo(bytes: Buffer, crop: CropBox | undefined): Pro
     throw invalid('The image could not be read; it may be damaged.', 'logo');
   }
   if (meta.format !== sniffed) throw invalid('The image could not be read; it may be damaged.', 'logo');
-  const width = meta.width ?? 0;
-  const height = meta.height ?? 0;
+  // The browser shows (and the cropper measures) the image turned upright by its EXIF orientation.
+  const width = meta.autoOrient?.width ?? meta.width ?? 0;
+  const height = meta.autoOrient?.height ?? meta.height ?? 0;
   if (width < 1 || height < 1 || width * height > MAX_LOGO_PIXELS) {
     throw invalid('The image is too large: at most 4096×4096 pixels.', 'logo');
   }
@@ -88,7 +89,7 @@ export async function processLogo(bytes: Buffer, crop: CropBox | undefined): Pro
     throw invalid(`The crop box lies outside the ${width}×${height} image.`, 'crop');
   }
   try {
-    let image = sharp(bytes, options);
+    let image = sharp(bytes, { ...options, autoOrient: true });
     if (crop) image = image.extract({ left: crop.x, top: crop.y, width: crop.width, height: crop.height });
     return await image.resize(LOGO_SIZE, LOGO_SIZE, { fit: 'cover' }).png().toBuffer();
   } catch {
