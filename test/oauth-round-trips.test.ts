@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorize } from '../shared/store/authorizations.js';
+import { db } from '../shared/store/db.js';
+import { countDynamoDb, type DynamoDbCounter } from '../shared/store/metrics.js';
+import { roleCatalogue } from '../shared/store/roles.js';
+import { createUser, type User } from '../shared/store/users.js';
+import {
+  authorizeLocation,
+  basic,
+  CALLBACK,
+  newApp,
+  newUser,
+  PASSWORD,
+  postForm,
+  type Registered,
+  signedIn,
+} from './support/oauth.js';
+import { startService, type TestService } from './support/service.js';
+
+/**
+ * The round-trip budget of docs/data-model.md, measured: the handlers run in this process, so the
+ * work counter on their DynamoDB client sees every call. "Round trips" are sequential waves of
+ * calls (calls in flight together count once). The table is filled with other users first: no
+ * figure may depend on its size.
+ */
+let service: TestService;
+let counter: DynamoDbCounter;
+let alice: User;
+let reg: Registered;
+
+beforeAll(async () => {
+  service = await startService();
+  alice = await newUser(service.db, 'alice');
+  reg = await newApp(service.db, alice.id);
+  const roleId = (await roleCatalogue(service.db, reg.app.id)).roles[1]!.id;
+  for (let i = 0; i < 100; i++) {
+    const u = await createUser(service.db, {
+      email: `filler${i}@example.com`,
+      nickName: `filler${i}`,
+      displayName: 'F',
+      passwordHash: 'x',
+    });
+    await authorize(service.db, reg.app.id, { kind: 'user', id: u.id }, roleId);
+  }
+  counter = countDynamoDb(db().doc);
+});
+afterAll(async () => {
+  counter?.stop();
+  await service.close();
+});
+
+async function measure(request: () => Promise<Response>, expectStatus: number) {
+  counter.reset();
+  const res = await request();
+  expect(res.status).toBe(expectStatus);
+  const work = counter.read();
+  expect(work.byCommand.ScanCommand).toBeUndefined();
+  return { res, work };
+}
+
+const token = (form: Record<string, string>) =>
+  postForm(`${service.url}/oauth2/token`, form, { authorization: basic(reg.app.clientId, reg.secret) });
+
+describe('token endpoint: at most 3 sequential round trips per grant', () => {
+  it('password: BatchGet(client, login, guard) → TransactWrite', async () => {
+    const { work } = await measure(
+      () => token({ grant_type: 'password', username: alice.email, password: PASSWORD }),
+      200,
+    );
+    expect(work.roundTrips).toBe(2);
+  });
+
+  it('client_credentials: BatchGet(client) → Put', async () => {
+    const { work } = await measure(() => token({ grant_type: 'client_credentials' }), 200);
+    expect(work.roundTrips).toBe(2);
+  });
+
+  it('authorization_code: BatchGet(client, code) → TransactWrite', async () => {
+    const browser = await signedIn(service.db, alice.id);
+    const location = await authorizeLocation(
+      service.url,
+      { response_type: 'code', client_id: reg.app.clientId, redirect_uri: CALLBACK },
+      browser,
+    );
+    const code = location.searchParams.get('code')!;
+    const { work } = await measure(
+      () => token({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK }),
+      200,
+    );
+    expect(work.roundTrips).toBe(2);
+    expect(work.byCommand.TransactWriteItemsCommand).toBe(1);
+  });
+
+  it('refresh_token: BatchGet(client, token) → TransactWrite', async () => {
+    const first = (await (
+      await token({ grant_type: 'password', username: alice.email, password: PASSWORD })
+    ).json()) as {
+      refresh_token: string;
+    };
+    const { work } = await measure(
+      () => token({ grant_type: 'refresh_token', refresh_token: first.refresh_token }),
+      200,
+    );
+    expect(work.roundTrips).toBe(2);
+  });
+});
+
+describe('lookups', () => {
+  let access: string;
+  beforeAll(async () => {
+    access = (
+      (await (await token({ grant_type: 'password', username: alice.email, password: PASSWORD })).json()) as {
+        access_token: string;
+      }
+    ).access_token;
+  });
+
+  it('GET /user: GetItem token → Query USER# ‖ Query APP#, with or without a decision', async () => {
+    const plain = await measure(() => fetch(`${service.url}/user?access_token=${access}`), 200);
+    expect(plain.work.roundTrips).toBe(2);
+    expect(plain.work.calls).toBe(3);
+    const decision = await measure(
+      () => fetch(`${service.url}/user?access_token=${access}&action=GET&resource=/x`),
+      200,
+    );
+    expect(decision.work.roundTrips).toBe(2);
+  });
+
+  it('GET /users/{id}: 2 round trips', async () => {
+    const { work } = await measure(
+      () => fetch(`${service.url}/users/${alice.id}?access_token=${access}`),
+      200,
+    );
+    expect(work.roundTrips).toBe(2);
+  });
+
+  it('GET /applications.json: GetItem token ‖ BatchGet actor → Query → BatchGet apps', async () => {
+    const { work } = await measure(
+      () => fetch(`${service.url}/applications.json?actor_id=${alice.actorId}&access_token=${access}`),
+      200,
+    );
+    expect(work.roundTrips).toBe(3);
+  });
+});
+
+describe('authorize and revoke', () => {
+  it('GET /oauth2/authorize, already approved: GetItem client ‖ GetItem session → BatchGet → Put code', async () => {
+    const browser = await signedIn(service.db, alice.id);
+    const params = new URLSearchParams({
+      response_type: 'code',
+      client_id: reg.app.clientId,
+      redirect_uri: CALLBACK,
+    });
+    await authorizeLocation(service.url, Object.fromEntries(params), browser); // approve once
+    const { work } = await measure(
+      () =>
+        fetch(`${service.url}/oauth2/authorize?${params}`, {
+          redirect: 'manual',
+          headers: { cookie: browser.cookie },
+        }),
+      302,
+    );
+    expect(work.roundTrips).toBe(3);
+  });
+
+  it('POST /oauth2/revoke: access token 2, refresh token 3 (chain query)', async () => {
+    const t = (await (
+      await token({ grant_type: 'password', username: alice.email, password: PASSWORD })
+    ).json()) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    const revoke = (value: string) =>
+      postForm(
+        `${service.url}/oauth2/revoke`,
+        { token: value },
+        { authorization: basic(reg.app.clientId, reg.secret) },
+      );
+    expect((await measure(() => revoke(t.access_token), 200)).work.roundTrips).toBe(2);
+    expect((await measure(() => revoke(t.refresh_token), 200)).work.roundTrips).toBe(3);
+  });
+});
