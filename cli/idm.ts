@@ -265,7 +265,7 @@ export async function run(argv: string[]): Promise<Outcome> {
   const found = findCommand(argv);
   if (!found) {
     const given = argv.slice(0, 2).join(' ');
-    return { code: 2, stderr: `idm: unknown command "${given}" (see npx idm --help).` };
+    return { code: 2, stderr: `idm: unknown command "${given}" (see npx idm --help).\n` };
   }
   const cmd = COMMANDS[found.name]!;
   let close: (() => Promise<void>) | undefined;
