@@ -96,6 +96,11 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     });
   });
+  it('on loopback, names the origin the client used (localhost or 127.0.0.1) as issuer', async () => {
+    const loopback = service.url.replace('localhost', '127.0.0.1');
+    const res = await fetch(`${loopback}/.well-known/oauth-authorization-server`);
+    expect(await res.json()).toMatchObject({ issuer: loopback, token_endpoint: `${loopback}/oauth2/token` });
+  });
 });
 
 describe('CORS', () => {

@@ -2,9 +2,26 @@ import { config } from '../config.js';
 import { requestOrigin } from '../http/request.js';
 import type { HttpEvent } from '../http/types.js';
 
-/** RFC 8414 §2: authorization server metadata, with the issuer from the configured public URL. */
+const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+
+/**
+ * The issuer: the configured public URL, or the request's origin when none is set. A local run
+ * (`npm start` publishes http://localhost:PORT) is also reached as 127.0.0.1:PORT; RFC 8414 §3.3
+ * clients require the issuer to equal the URL they discovered from, so on loopback the origin
+ * the caller used wins.
+ */
+export function issuerFor(event: HttpEvent): string {
+  const configured = config().publicUrl;
+  const origin = requestOrigin(event);
+  if (!configured) return origin;
+  const host = (url: string) => url.replace(/^https?:\/\//, '');
+  if (LOOPBACK.test(host(configured)) && LOOPBACK.test(host(origin))) return origin;
+  return configured;
+}
+
+/** RFC 8414 §2: authorization server metadata. */
 export function serverMetadata(event: HttpEvent) {
-  const issuer = config().publicUrl || requestOrigin(event);
+  const issuer = issuerFor(event);
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth2/authorize`,
