@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../shared/crypto.js';
 import { nowSeconds } from '../shared/store/ops.js';
-import { putCode, putTokens } from '../shared/store/tokens.js';
+import { getCode, putCode, putTokens } from '../shared/store/tokens.js';
 import type { User } from '../shared/store/users.js';
 import {
   authorizeLocation,
@@ -269,6 +269,8 @@ describe('authorization code errors', () => {
     expect(first.status).toBe(200);
     const tokens = (await first.json()) as { access_token: string; refresh_token: string };
     expect((await fetch(`${service.url}/user?access_token=${tokens.access_token}`)).status).toBe(200);
+    // The redeemed code is kept as long as its tokens, so a late replay is still caught.
+    expect((await getCode(service.db, sha256(c)))!.expiresAt).toBeGreaterThan(nowSeconds() + 3600);
     await expectOAuthError(await postForm(tokenUrl, form, auth()), 400, 'invalid_grant');
     const after = await fetch(`${service.url}/user?access_token=${tokens.access_token}`);
     expect(after.status).toBe(401);

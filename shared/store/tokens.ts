@@ -150,9 +150,16 @@ export async function redeemCode(
         Update: {
           TableName: db.table,
           Key: keys.code(code.digest),
-          UpdateExpression: 'SET redeemed = :t, issued = :issued',
+          // The redeemed code outlives its 5 minutes (TTL) as long as its tokens do, so that a
+          // late replay is still recognised and still revokes them (RFC 6749 §4.1.2).
+          UpdateExpression: 'SET redeemed = :t, issued = :issued, expiresAt = :keep',
           ConditionExpression: 'attribute_exists(PK) AND redeemed = :f',
-          ExpressionAttributeValues: { ':t': true, ':f': false, ':issued': tokens.map((t) => t.digest) },
+          ExpressionAttributeValues: {
+            ':t': true,
+            ':f': false,
+            ':issued': tokens.map((t) => t.digest),
+            ':keep': Math.max(code.expiresAt, ...tokens.map((t) => t.expiresAt)),
+          },
         },
       },
       ...tokens.map((t) => ({ Put: { TableName: db.table, Item: tokenItem(t) } })),
