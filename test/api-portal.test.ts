@@ -540,3 +540,23 @@ function bombPng(width: number, height: number): Buffer {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+describe('the sign-in return path', () => {
+  it('follows only same-origin paths', async () => {
+    const { safeReturn } = await import('../portal/src/return-path.js');
+    expect(safeReturn('/oauth2/authorize?client_id=a&state=b')).toBe('/oauth2/authorize?client_id=a&state=b');
+    expect(safeReturn('/applications/3')).toBe('/applications/3');
+    for (const bad of [
+      '//evil.example',
+      '/\\evil.example',
+      'https://evil.example',
+      'evil',
+      '',
+      null,
+      '/a\\b',
+      '/a\nb',
+    ]) {
+      expect(safeReturn(bad), String(bad)).toBe('/');
+    }
+  });
+});

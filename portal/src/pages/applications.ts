@@ -127,7 +127,9 @@ export function NewApplication({ session }: { session: SessionInfo }) {
         ${logo && html`<img class="logo large" src=${logo} alt=${`Logo of ${created.application.name}`} />`}
         <${LogoEditor} appId=${created.application.id} onSaved=${setLogo} />
         <div class="actions">
-          <button type="button" onClick=${() => setStep(3)}>${logo ? 'Continue' : 'Skip this step'}</button>
+          <button type="button" class=${logo ? '' : 'secondary'} onClick=${() => setStep(3)}>
+            ${logo ? 'Continue' : 'Skip this step'}
+          </button>
         </div>
       </section>`
     }
