@@ -10,7 +10,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  * What it counts, per command sent (retries inside the SDK are one call):
  * - calls, by command name (a Scan is visible here, and must never appear on a request path);
  * - consumed capacity: it sets `ReturnConsumedCapacity: 'TOTAL'` on every data-plane command
- *   and adds up what DynamoDB reports (read and write units are told apart by the command);
+ *   and adds up what DynamoDB reports (read and write units are told apart by the command;
+ *   transactions are counted at AWS's rate, which DynamoDB Local under-reports);
  * - sequential round trips: the number of times the count of in-flight calls rises from 0.
  *   Calls started while another is in flight overlap and share a round trip; a call that waits
  *   for a previous answer starts a new one. For a request that awaits A, then runs B ‖ C, then D,
@@ -91,7 +92,12 @@ export function countDynamoDb(client: DynamoDBClient | DynamoDBDocumentClient): 
         const result = await next(args);
         if (kind) {
           const output = result.output as { ConsumedCapacity?: Capacity | Capacity[] };
-          const [r, w] = units(output.ConsumedCapacity, kind);
+          let [r, w] = units(output.ConsumedCapacity, kind);
+          // DynamoDB Local under-reports transactions; AWS bills 2 units per item of up to 1 KB
+          // (transactional reads and writes cost double), so the larger figure is kept.
+          const transactItems = (args.input as { TransactItems?: unknown[] }).TransactItems?.length ?? 0;
+          if (command === 'TransactWriteItemsCommand') w = Math.max(w, 2 * transactItems);
+          if (command === 'TransactGetItemsCommand') r = Math.max(r, 2 * transactItems);
           counted.readUnits += r;
           counted.writeUnits += w;
         }

@@ -1,0 +1,135 @@
+/**
+ * `npm run bench`: measures cold start, DynamoDB work, code cost, throughput through the local
+ * runtime, growth and cost per million requests, and writes docs/benchmarks.md. It starts its own
+ * DynamoDB Local (in memory, on a free port), prepares its own data in its own tables, and stops
+ * and removes everything it started when it ends, failed or not.
+ *
+ *   npm run bench                   full run (about 6-8 minutes on 2 cores)
+ *   npm run bench -- --quick        small iteration counts, for checking the harness (figures not written)
+ *   npm run bench -- --out FILE     write the report elsewhere
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type Emulator, freePort, startDynamoDbLocal } from '../local/emulators.js';
+import { LOCAL, localEnv } from '../local/runtime.js';
+import { ensureTable } from '../shared/store/table.js';
+import { runTs, stopAllChildren } from './children.js';
+import { coldStart } from './cold-start.js';
+import { costPerMillion } from './cost.js';
+import type { InProcessResult } from './in-process.js';
+import { machine } from './machine.js';
+import { renderReport } from './report.js';
+import { runtimeSection } from './runtime.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const outIndex = args.indexOf('--out');
+const outFile = outIndex >= 0 ? args[outIndex + 1]! : quick ? undefined : 'docs/benchmarks.md';
+
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+const log = (line: string) => console.log(`[bench ${elapsed()}] ${line}`);
+
+async function createTable(endpoint: string, name: string): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: LOCAL.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await ensureTable(client, name);
+  client.destroy();
+}
+
+async function main(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+  // Bundles live under node_modules so the logo function's external `sharp` resolves.
+  const bundleDir = join('node_modules', '.cache', `gatehouse-bench-${process.pid}`);
+  let dynamo: Emulator | undefined;
+  const stop = async () => {
+    await stopAllChildren();
+    await dynamo?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+    rmSync(bundleDir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    void stop().then(() => process.exit(130));
+  });
+  try {
+    const host = machine();
+    log(
+      `${host.cores} cores, ${host.cpu}, Node ${host.node}, commit ${host.commit}${quick ? ' (quick)' : ''}`,
+    );
+
+    const baseEnv = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmp,
+      NODE_ENV: 'production',
+    };
+    log('section 1: cold start');
+    const cold = await coldStart({
+      runs: quick ? 3 : 15,
+      outDir: bundleDir,
+      env: { ...baseEnv, IDM_TABLE_NAME: 'bench', AWS_REGION: LOCAL.region },
+      log,
+    });
+
+    const port = await freePort();
+    dynamo = await startDynamoDbLocal({ port });
+    log(`DynamoDB Local on ${dynamo.endpoint}`);
+    const suffix = `${Date.now().toString(36)}`;
+    const tables = { inProcess: `bench-in-process-${suffix}`, runtime: `bench-runtime-${suffix}` };
+    await Promise.all(Object.values(tables).map((t) => createTable(dynamo!.endpoint, t)));
+    const handlerEnv = (table: string) => ({
+      ...baseEnv,
+      ...localEnv({
+        table,
+        logoBucket: LOCAL.logoBucket,
+        dynamodbEndpoint: dynamo!.endpoint,
+        s3Endpoint: 'http://127.0.0.1:1',
+      }),
+      IDM_PUBLIC_URL: 'http://localhost',
+      IDM_BCRYPT_COST: '10',
+      ...(quick ? { BENCH_QUICK: '1' } : {}),
+    });
+
+    log('sections 2, 5, 3: DynamoDB work, growth, code cost (in-process handlers)');
+    const inProcessOut = join(tmp, 'in-process.json');
+    await runTs('bench/in-process.ts', { ...handlerEnv(tables.inProcess), BENCH_OUT: inProcessOut });
+    const inProcess = JSON.parse(readFileSync(inProcessOut, 'utf8')) as InProcessResult;
+
+    log('section 4: through the local runtime (autocannon)');
+    const runtime = await runtimeSection({
+      env: handlerEnv(tables.runtime),
+      quick,
+      log,
+      tmp,
+    });
+
+    const cost = await costPerMillion(cold, inProcess);
+    const report = renderReport({
+      host,
+      cold,
+      inProcess,
+      runtime,
+      cost,
+      quick,
+      seconds: (performance.now() - started) / 1000,
+    });
+    if (outFile) {
+      writeFileSync(outFile, report);
+      log(`wrote ${outFile}`);
+    } else {
+      console.log(report);
+    }
+  } finally {
+    await stop();
+    log('done; emulator stopped, temporary files removed');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error('bench failed:', error);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+/**
+ * Section 4's server: the local runtime (`npm start`'s createLocalServer: routes → the same
+ * handlers Lambda runs) on DynamoDB Local, in its own process so the load generator does not share
+ * its event loop. It prepares its data first, including single-use codes and refresh tokens for
+ * the load runs, writes what the load generator needs to BENCH_OUT, and serves until SIGTERM.
+ */
+import { writeFileSync } from 'node:fs';
+import { createLocalServer } from '../local/server.js';
+import { db as processDb } from '../shared/store/db.js';
+import { CALLBACK, freshCode, freshRefreshToken, PASSWORD, prepare } from './fixtures.js';
+
+export interface ServerInfo {
+  url: string;
+  authorization: string;
+  email: string;
+  password: string;
+  callback: string;
+  userToken: string;
+  decisionQuery: string;
+  codes: string[];
+  refreshTokens: string[];
+}
+
+async function many(count: number, make: () => Promise<string>, concurrency = 16): Promise<string[]> {
+  const out: string[] = [];
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (started < count) {
+        started++;
+        out.push(await make());
+      }
+    }),
+  );
+  return out;
+}
+
+async function main(): Promise<void> {
+  const db = processDb();
+  const f = await prepare(db, { with50Orgs: false });
+  const single = Number(process.env.BENCH_SINGLE_USE ?? '1000');
+  const t = performance.now();
+  const [codes, refreshTokens] = await Promise.all([
+    many(single, () => freshCode(db, f)),
+    many(single, () => freshRefreshToken(db, f)),
+  ]);
+  process.stderr.write(
+    `  issued ${codes.length} codes and ${refreshTokens.length} refresh tokens in ${(
+      (performance.now() - t) / 1000
+    ).toFixed(1)} s\n`,
+  );
+  const server = createLocalServer({ portalDir: 'portal/dist', logoBucket: 'unused' });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const info: ServerInfo = {
+    url: `http://127.0.0.1:${port}`,
+    authorization: f.authorization,
+    email: f.users.orgs1.email,
+    password: PASSWORD,
+    callback: CALLBACK,
+    userToken: f.users.orgs1.accessToken,
+    decisionQuery: `action=${f.permission.verb}&resource=${encodeURIComponent(f.permission.path)}`,
+    codes,
+    refreshTokens,
+  };
+  writeFileSync(process.env.BENCH_OUT!, JSON.stringify(info));
+  process.once('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
