@@ -163,6 +163,24 @@ describe('authorize and revoke', () => {
     expect(work.roundTrips).toBe(3);
   });
 
+  it('POST /oauth2/authorize (Allow): GetItem session ‖ GetItem client → Put consent ‖ Put code', async () => {
+    const fresh = await newUser(service.db, 'fresh');
+    const browser = await signedIn(service.db, fresh.id);
+    const params = { response_type: 'code', client_id: reg.app.clientId, redirect_uri: CALLBACK };
+    const { res, work } = await measure(
+      () =>
+        fetch(`${service.url}/oauth2/authorize`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: browser.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ ...params, csrf_token: browser.csrf, decision: 'allow' }).toString(),
+        }),
+      302,
+    );
+    expect(new URL(res.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+    expect(work.roundTrips).toBe(2);
+  });
+
   it('POST /oauth2/revoke: access token 2, refresh token 3 (chain query)', async () => {
     const t = (await (
       await token({ grant_type: 'password', username: alice.email, password: PASSWORD })

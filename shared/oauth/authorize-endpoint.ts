@@ -145,7 +145,14 @@ export function authorizeDecision(db: Db, event: HttpEvent): Promise<HttpResult>
       throw error;
     }
     const search = new URLSearchParams([...form].filter(([k]) => k !== 'csrf_token' && k !== 'decision'));
-    const session = await currentSession(event);
+    // The session and the client are read in parallel; the session decides first.
+    const [session, validated] = await Promise.all([
+      currentSession(event),
+      validateAuthorizeRequest(db, search).then(
+        (request) => ({ request }),
+        (error: unknown) => ({ error }),
+      ),
+    ]);
     if (!session) return toSignIn(`/oauth2/authorize?${search.toString()}`);
     try {
       requireCsrf(session, form.get('csrf_token'));
@@ -156,12 +163,19 @@ export function authorizeDecision(db: Db, event: HttpEvent): Promise<HttpResult>
         403,
       );
     }
-    const request = await validateAuthorizeRequest(db, search);
+    if ('error' in validated) throw validated.error;
+    const { request } = validated;
     const decision = form.get('decision');
     if (decision === 'deny') throw new AuthorizeRedirectError(request, 'access_denied', 'The user declined.');
     if (decision !== 'allow')
       throw new AuthorizeRedirectError(request, 'invalid_request', 'decision must be allow or deny.');
-    await putConsent(db, session.userId, request.client.appId);
-    return issue(db, request, session.userId);
+    // The approval and the code (or token) are written in parallel: one round trip.
+    const [, answer] = await Promise.all([
+      putConsent(db, session.userId, request.client.appId).catch((error: unknown) => {
+        logger.error('storing consent failed', { error: error as Error });
+      }),
+      issue(db, request, session.userId),
+    ]);
+    return answer;
   });
 }
