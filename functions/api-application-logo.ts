@@ -1,11 +1,13 @@
-import { cropFromParams, logoUrl, processLogo, storeLogo } from '../shared/domain/logo.js';
+import { cropFromParams, processLogo } from '../shared/domain/logo.js';
 import { requireProvider } from '../shared/domain/permissions-policy.js';
+import { logoUrl } from '../shared/domain/portal-views.js';
 import { positiveInt } from '../shared/domain/validate.js';
 import { portalHandler } from '../shared/http/portal.js';
 import { pathParam, queryParams, rawBody } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
 import { setLogoKey } from '../shared/store/applications.js';
 import { db } from '../shared/store/db.js';
+import { deleteLogo, putLogo } from '../shared/store/logos.js';
 
 /**
  * POST /api/applications/{id}/logo?x=&y=&width=&height=: the image file is the raw body (any
@@ -16,7 +18,8 @@ export const handler = portalHandler('POST /api/applications/{id}/logo', async (
   const crop = cropFromParams(queryParams(event));
   const { app } = await requireProvider(db(), session.userId, appId);
   const png = await processLogo(rawBody(event), crop);
-  const key = await storeLogo(appId, png, app.logoKey);
+  const key = await putLogo(appId, png);
   await setLogoKey(db(), appId, key);
+  if (app.logoKey) await deleteLogo(app.logoKey);
   return json(200, { logoUrl: logoUrl(key) });
 });

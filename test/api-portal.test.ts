@@ -456,6 +456,12 @@ describe('logo upload', () => {
     expect(bytes.includes(Buffer.from('secret-maker'))).toBe(false);
     const detail = await c.call('GET', `/api/applications/${appId}`);
     expect(detail.body.application.logoUrl).toBe(res.body.logoUrl);
+    // A new logo gets a new URL; the replaced one is gone from the bucket.
+    const again = await c.call('POST', `/api/applications/${appId}/logo`, undefined, { raw: source });
+    expect(again.status).toBe(200);
+    expect(again.body.logoUrl).not.toBe(res.body.logoUrl);
+    expect((await fetch(`${service.url}${again.body.logoUrl}`)).status).toBe(200);
+    expect((await fetch(`${service.url}${res.body.logoUrl}`)).status).toBe(404);
   });
 
   it('refuses an SVG, a renamed text file, a decompression bomb and a crop outside the image', async () => {

@@ -1,9 +1,5 @@
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import sharp, { type Metadata } from 'sharp';
-import { config } from '../config.js';
-import { randomToken } from '../crypto.js';
 import { invalid } from '../errors.js';
-import { s3 } from '../store/s3.js';
 
 /** What an uploaded logo may be. The declared Content-Type is never trusted. */
 export const MAX_LOGO_BYTES = 5 * 1024 * 1024;
@@ -95,30 +91,4 @@ export async function processLogo(bytes: Buffer, crop: CropBox | undefined): Pro
   } catch {
     throw invalid('The image could not be decoded; it may be damaged or too large.', 'logo');
   }
-}
-
-/** Writes the logo under a fresh key (so caches never serve an old one) and drops the previous one. */
-export async function storeLogo(appId: number, png: Buffer, previousKey?: string): Promise<string> {
-  const key = `logos/${appId}-${randomToken(9)}.png`;
-  const bucket = config().logoBucket;
-  await s3().send(
-    new PutObjectCommand({
-      Bucket: bucket,
-      Key: key,
-      Body: png,
-      ContentType: 'image/png',
-      CacheControl: 'public, max-age=31536000, immutable',
-    }),
-  );
-  if (previousKey) {
-    await s3()
-      .send(new DeleteObjectCommand({ Bucket: bucket, Key: previousKey }))
-      .catch(() => undefined);
-  }
-  return key;
-}
-
-/** The path the portal and the consent page show a logo from (CloudFront / the local server map it to S3). */
-export function logoUrl(logoKey: string | undefined): string | undefined {
-  return logoKey ? `/${logoKey}` : undefined;
 }
