@@ -152,8 +152,7 @@ export class GatehouseStack extends Stack {
         autoDeleteObjects: policy === RemovalPolicy.DESTROY,
       });
     const logoBucket = privateBucket('Logos', 's3/logos/', removalPolicy);
-    // The portal is rebuilt from source on every deploy; nothing in it needs retaining.
-    const portalBucket = privateBucket('Portal', 's3/portal/', RemovalPolicy.DESTROY);
+    const portalBucket = privateBucket('Portal', 's3/portal/', removalPolicy);
 
     // --- HTTP API, created before the functions: CloudFront needs only its endpoint, and the
     // functions need CloudFront's URL (IDM_PUBLIC_URL), so nothing loops.
