@@ -26,6 +26,8 @@ function port(name: string, fallback: number): number {
 }
 
 async function main(): Promise<void> {
+  // The SDK's eight-line notice about Node 20 would bury the one line saying where we listen.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const httpPort = port('PORT', 3000);
   const dynamoPort = port('DYNAMODB_PORT', 8000);
   const s3Port = port('S3_PORT', 4569);

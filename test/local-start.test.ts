@@ -113,6 +113,7 @@ describe('npm start', () => {
     expect(first.stdout().trim().split('\n')).toEqual([
       `Gatehouse is listening on http://localhost:${p.PORT} (data in ${dataDir}; Ctrl-C to stop)`,
     ]);
+    expect(first.stderr()).toBe('');
     expect(await scimTotals(p.PORT)).toMatchObject({ totalUsers: '0' });
     // One line per request: method, path, status, duration.
     await new Promise((r) => setTimeout(r, 100));
