@@ -142,7 +142,15 @@ export class RouteFunctions extends Construct {
             ? {
                 // sharp loads a platform-specific binary: install it for Lambda's linux-x64.
                 nodeModules: NATIVE_MODULES,
-                environment: { npm_config_os: 'linux', npm_config_cpu: 'x64', npm_config_libc: 'glibc' },
+                environment: {
+                  npm_config_os: 'linux',
+                  npm_config_cpu: 'x64',
+                  npm_config_libc: 'glibc',
+                  // Only the registry download; no audit, funding or update-check requests.
+                  npm_config_audit: 'false',
+                  npm_config_fund: 'false',
+                  npm_config_update_notifier: 'false',
+                },
               }
             : {}),
         },
