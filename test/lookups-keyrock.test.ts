@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../shared/crypto.js';
 import { authorize } from '../shared/store/authorizations.js';
+import { nowSeconds } from '../shared/store/ops.js';
 import { createOrganization, type Organization, setMember } from '../shared/store/organizations.js';
 import { createPermission, createRole, setRolePermission } from '../shared/store/roles.js';
+import { putTokens } from '../shared/store/tokens.js';
 import type { User } from '../shared/store/users.js';
 import { basic, newApp, newUser, PASSWORD, postForm, type Registered } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
@@ -100,6 +103,23 @@ describe('GET /user', () => {
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="invalid_token"');
     expect(await unknown.json()).toMatchObject({ error: 'invalid_token' });
+  });
+
+  it('refuses an expired access token whose item still exists (TTL is lazy)', async () => {
+    await putTokens(service.db, [
+      {
+        digest: sha256('expired-access-token'),
+        kind: 'access',
+        clientId: reg.app.clientId,
+        appId: reg.app.id,
+        userId: bob.id,
+        grantId: 'g-expired',
+        expiresAt: nowSeconds() - 1,
+      },
+    ]);
+    const res = await get('/user?access_token=expired-access-token');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
   it('decides permissions: Permit through a direct or an organization role, exact verb and path', async () => {
