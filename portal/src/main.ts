@@ -154,7 +154,11 @@ function App() {
 
   return html`<div class="shell" onClick=${onLinkClick}>
     <a class="skip" href="#content">Skip to content</a>
-    ${session.user && html`<${Header} session=${session} actAs=${actAs} signOut=${signOut} />`}
+    ${
+      session.user
+        ? html`<${Header} session=${session} actAs=${actAs} signOut=${signOut} />`
+        : html`<header class="topbar"><div class="bar"><a class="brand" href="/signin">Gatehouse</a></div></header>`
+    }
     <main id="content" ref=${main}>${page}</main>
   </div>`;
 }

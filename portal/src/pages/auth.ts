@@ -21,7 +21,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void })
   return html`<section class="narrow">
     <h1 tabindex="-1">Sign in</h1>
     ${params.has('created') && html`<p class="notice" role="status">Your account is ready. Sign in to continue.</p>`}
-    ${params.has('return') && !params.has('created') && html`<p class="hint">Sign in to continue to the application.</p>`}
+    ${
+      params.get('return')?.startsWith('/oauth2/') &&
+      html`<p class="hint">An application asks you to sign in with your Gatehouse account.</p>`
+    }
     <form onSubmit=${signIn} novalidate>
       <${FormError} error=${form.errors._form} />
       ${form.field('email', 'Email', { type: 'email', autocomplete: 'username', required: true })}

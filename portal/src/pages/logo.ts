@@ -16,11 +16,13 @@ export function LogoEditor({ appId, onSaved }: { appId: number; onSaved: (url: s
   const [error, setError] = useState('');
   const [progress, setProgress] = useState<number | undefined>(undefined);
   const [saved, setSaved] = useState('');
+  const [ready, setReady] = useState(false);
   const img = useRef<HTMLImageElement>(null);
   const cropper = useRef<Cropper | undefined>(undefined);
 
   useEffect(() => {
     if (!preview || !img.current) return;
+    setReady(false);
     // checkOrientation off: the browser already shows the image upright, and the server turns it
     // upright the same way before cropping, so coordinates agree without re-reading the file.
     cropper.current = new Cropper(img.current, {
@@ -30,6 +32,7 @@ export function LogoEditor({ appId, onSaved }: { appId: number; onSaved: (url: s
       checkOrientation: false,
       background: false,
       zoomable: false,
+      ready: () => setReady(true),
     });
     return () => {
       cropper.current?.destroy();
@@ -105,7 +108,9 @@ export function LogoEditor({ appId, onSaved }: { appId: number; onSaved: (url: s
       preview &&
       html`<div class="crop-area"><img ref=${img} src=${preview} alt="The image to crop" /></div>
         <p class="hint">Drag the frame to move it, drag its corners to resize it.</p>
-        <button type="button" onClick=${save} disabled=${busy}>${busy ? 'Saving logo…' : 'Save logo'}</button>`
+        <button type="button" onClick=${save} disabled=${busy || !ready}>
+          ${busy ? 'Saving logo…' : 'Save logo'}
+        </button>`
     }
     ${
       busy &&
