@@ -82,7 +82,7 @@ export function apiPathPatterns(routes: readonly Route[]): string[] {
  * extension is the portal's client-side route and gets /index.html. Distribution-wide error
  * responses (403/404 → index.html) would also rewrite the API's JSON 403/404 into an HTML 200.
  */
-const SPA_REWRITE = `function handler(event) {
+export const SPA_REWRITE = `function handler(event) {
   var request = event.request;
   var last = request.uri.split('/').pop();
   if (last.indexOf('.') === -1) request.uri = '/index.html';

@@ -3,8 +3,10 @@
  * `aws:cdk:bundling-stacks` set to none; test/infra.test.ts covers real bundles) and must still
  * pass cdk-nag without the acknowledgements the default needs.
  */
+import { runInNewContext } from 'node:vm';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
+import { SPA_REWRITE } from '../infra/stack.js';
 import { type Synthesized, synthesize } from '../infra/synth.js';
 import { routes } from '../shared/routes.js';
 
@@ -116,5 +118,24 @@ describe('deployment settings from context', () => {
       (r) => r.Properties.RouteKey,
     );
     expect(keys.sort()).toEqual(subset.map((r) => `${r.method} ${r.path}`).sort());
+  });
+});
+
+describe('portal SPA fallback (CloudFront Function)', () => {
+  const rewrite = (uri: string): string =>
+    runInNewContext(`${SPA_REWRITE}; handler({ request: { uri: ${JSON.stringify(uri)} } }).uri`);
+
+  it('serves index.html for client-side routes and files as they are', () => {
+    expect(rewrite('/')).toBe('/index.html');
+    expect(rewrite('/applications/12')).toBe('/index.html');
+    expect(rewrite('/organizations/3/members')).toBe('/index.html');
+    expect(rewrite('/app.js')).toBe('/app.js');
+    expect(rewrite('/styles.css')).toBe('/styles.css');
+    expect(rewrite('/index.html')).toBe('/index.html');
+  });
+
+  it('is the code attached to the portal behaviour', () => {
+    const synth = synthesize({ bundle: false });
+    synth.template.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: SPA_REWRITE });
   });
 });
