@@ -335,6 +335,15 @@ describe('refresh token errors', () => {
     }
   });
 
+  it('two concurrent refreshes with one token: one rotates, the other is a replay that revokes the chain', async () => {
+    const t = await passwordTokens();
+    const form = { grant_type: 'refresh_token', refresh_token: t.refresh_token };
+    const answers = await Promise.all([postForm(tokenUrl, form, auth()), postForm(tokenUrl, form, auth())]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    const winner = (await answers.find((r) => r.status === 200)!.json()) as { access_token: string };
+    expect((await fetch(`${service.url}/user?access_token=${winner.access_token}`)).status).toBe(401);
+  });
+
   it('a wider scope is invalid_scope; another client’s or an access token is invalid_grant', async () => {
     const t = await passwordTokens('a');
     await expectOAuthError(
