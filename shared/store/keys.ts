@@ -20,6 +20,7 @@
  * 14. Token, code, session by digest                         GetItem  TOKEN#|CODE#|SESSION#<sha256>
  * 15. Tokens of one grant (revocation of a chain)            Query    GSI1 GSI1PK=GRANT#<grantId>
  * 16. Brute-force guard for an email                         GetItem  GUARD#<email>/GUARD
+ * 17. Consent of a user for an application                  GetItem  USER#<uid>/CONSENT#<appId>
  */
 
 export const GSI1 = 'GSI1';
