@@ -12,13 +12,7 @@ import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  LOGO_ACTIONS,
-  lambdaEnvironment,
-  NATIVE_MODULES,
-  TABLE_ACTIONS,
-  uniqueFunctions,
-} from '../infra/route-functions.js';
+import { lambdaEnvironment, NATIVE_MODULES, uniqueFunctions } from '../infra/route-functions.js';
 import { apiPathPatterns } from '../infra/stack.js';
 import { type Synthesized, synthesize } from '../infra/synth.js';
 import { readConfig } from '../shared/config.js';
@@ -145,6 +139,22 @@ describe('functions and routes come from the route table', () => {
   });
 });
 
+// Written out here, not imported from infra/, so a widened grant there fails this test.
+const READ = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+const EXPECTED_TABLE_ACTIONS = {
+  none: [],
+  read: READ,
+  write: [
+    ...READ,
+    'dynamodb:BatchWriteItem',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+  ].sort(),
+};
+const EXPECTED_LOGO_ACTIONS = { none: [], read: ['s3:GetObject'], write: ['s3:GetObject', 's3:PutObject'] };
+
 describe('IAM follows the route table', () => {
   it('grants each function exactly its table and logo access, on named resources, no wildcards', () => {
     const table = logicalId(synth.stack.table);
@@ -156,10 +166,8 @@ describe('IAM follows the route table', () => {
         expect(s.Effect).toBe('Allow');
         for (const action of [s.Action].flat()) expect(action, fn).not.toContain('*');
       }
-      const expectedDb = route.table === 'none' ? [] : [...TABLE_ACTIONS[route.table]].sort();
-      expect(actions(statements, 'dynamodb'), fn).toEqual(expectedDb);
-      const expectedS3 = route.logos === 'none' ? [] : [...LOGO_ACTIONS[route.logos]].sort();
-      expect(actions(statements, 's3'), fn).toEqual(expectedS3);
+      expect(actions(statements, 'dynamodb'), fn).toEqual(EXPECTED_TABLE_ACTIONS[route.table]);
+      expect(actions(statements, 's3'), fn).toEqual(EXPECTED_LOGO_ACTIONS[route.logos]);
       expect(actions(statements, 'logs'), fn).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
       if (route.table === 'read') {
         for (const write of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']) {
