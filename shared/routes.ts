@@ -34,10 +34,17 @@ export const routes: readonly Route[] = [
   // Portal API (issue 4): session + CSRF in shared/http/portal.ts. Every route writes: reading the
   // session slides its expiry.
   { method: 'GET', path: '/api/session', fn: 'api-session-get', table: 'write', logos: 'none' },
-  { method: 'POST', path: '/api/session', fn: 'api-session-create', table: 'write', logos: 'none' },
+  {
+    method: 'POST',
+    path: '/api/session',
+    fn: 'api-session-create',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
   { method: 'DELETE', path: '/api/session', fn: 'api-session-delete', table: 'write', logos: 'none' },
   { method: 'PUT', path: '/api/session/acting', fn: 'api-session-acting', table: 'write', logos: 'none' },
-  { method: 'POST', path: '/api/users', fn: 'api-users-create', table: 'write', logos: 'none' },
+  { method: 'POST', path: '/api/users', fn: 'api-users-create', table: 'write', logos: 'none', memory: 1024 },
   { method: 'GET', path: '/api/applications', fn: 'api-applications-list', table: 'write', logos: 'none' },
   { method: 'POST', path: '/api/applications', fn: 'api-applications-create', table: 'write', logos: 'none' },
   { method: 'GET', path: '/api/applications/{id}', fn: 'api-application-get', table: 'write', logos: 'none' },
