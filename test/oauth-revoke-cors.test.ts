@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../shared/routes.js';
 import type { User } from '../shared/store/users.js';
 import { basic, CALLBACK, newApp, newUser, PASSWORD, postForm, type Registered } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
@@ -150,5 +151,35 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await fetch(`${service.url}/oauth2/authorize`, { method: 'OPTIONS' });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('the route table', () => {
+  it('marks exactly the browser-callable endpoints cors, each with a preflight route', () => {
+    const cors = routes.filter((r) => r.cors && r.method !== 'OPTIONS').map((r) => `${r.method} ${r.path}`);
+    expect(cors.sort()).toEqual(
+      [
+        'GET /.well-known/oauth-authorization-server',
+        'GET /applications.json',
+        'GET /user',
+        'GET /users/{id}',
+        'POST /oauth2/revoke',
+        'POST /oauth2/token',
+      ].sort(),
+    );
+    const preflights = routes.filter((r) => r.method === 'OPTIONS');
+    expect(preflights.every((r) => r.fn === 'cors-preflight' && r.table === 'none')).toBe(true);
+    expect(preflights.map((r) => r.path).sort()).toEqual(
+      ['/applications.json', '/oauth2/revoke', '/oauth2/token', '/user', '/users/{id}'].sort(),
+    );
+    expect(
+      routes.filter((r) => r.path.startsWith('/api/') || r.path === '/oauth2/authorize').some((r) => r.cors),
+    ).toBe(false);
+  });
+
+  it('grants the lookups read-only table access', () => {
+    for (const path of ['/user', '/users/{id}', '/applications.json']) {
+      expect(routes.find((r) => r.method === 'GET' && r.path === path)?.table).toBe('read');
+    }
   });
 });
