@@ -3,12 +3,15 @@
  * `aws:cdk:bundling-stacks` set to none; test/infra.test.ts covers real bundles) and must still
  * pass cdk-nag without the acknowledgements the default needs.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { SPA_REWRITE } from '../infra/stack.js';
-import { type Synthesized, synthesize } from '../infra/synth.js';
+import { projectRoot, type Synthesized, synthesize } from '../infra/synth.js';
 import { routes } from '../shared/routes.js';
+import { TABLE_SCHEMA } from '../shared/store/table.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON is untyped.
 type Json = any;
@@ -137,5 +140,17 @@ describe('portal SPA fallback (CloudFront Function)', () => {
   it('is the code attached to the portal behaviour', () => {
     const synth = synthesize({ bundle: false });
     synth.template.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: SPA_REWRITE });
+  });
+});
+
+describe('the table matches docs/data-model.md', () => {
+  it('declares exactly the indexes the data model names', () => {
+    const doc = readFileSync(join(projectRoot, 'docs', 'data-model.md'), 'utf8');
+    const named = new Set(doc.match(/\bGSI\d+\b/g));
+    expect([...named].sort()).toEqual(TABLE_SCHEMA.indexes.map((index) => index.name).sort());
+    for (const index of TABLE_SCHEMA.indexes) {
+      expect(doc).toContain(index.partitionKey);
+      expect(doc).toContain(index.sortKey);
+    }
   });
 });
