@@ -37,6 +37,9 @@ export interface BundleFigure {
   chains: Record<string, string[]>;
   initMs: number[];
   initMedianMs: number;
+  /** CPU time (user + system) of the same imports: steady when other processes share the cores. */
+  initCpuMs: number[];
+  initCpuMedianMs: number;
   /** Set when the bundle failed to build or to load. */
   error?: string;
 }
@@ -118,7 +121,11 @@ async function bundle(
   entry: string,
   outDir: string,
   target: string,
-): Promise<Omit<BundleFigure, 'routes' | 'initMs' | 'initMedianMs'> & { file: string }> {
+): Promise<
+  Omit<BundleFigure, 'routes' | 'initMs' | 'initMedianMs' | 'initCpuMs' | 'initCpuMedianMs'> & {
+    file: string;
+  }
+> {
   const options = esbuildOptions(route, { target });
   const outfile = join(outDir, route.fn, 'index.mjs');
   mkdirSync(join(outDir, route.fn), { recursive: true });
@@ -143,24 +150,32 @@ async function bundle(
   };
 }
 
-/** What the child runs: time the import of one bundle, print milliseconds. */
-const CHILD = `const t = performance.now();
+/** What the child runs: time the import of one bundle, print [wall ms, CPU ms]. */
+const CHILD = `const c = process.cpuUsage();
+const t = performance.now();
 await import(process.argv[1]);
-process.stdout.write(String(performance.now() - t));`;
+const wall = performance.now() - t;
+const cpu = process.cpuUsage(c);
+process.stdout.write(JSON.stringify([wall, (cpu.user + cpu.system) / 1000]));`;
 
-function timeImport(file: string, nodeOptions: string, env: NodeJS.ProcessEnv): number {
+function timeImport(file: string, nodeOptions: string, env: NodeJS.ProcessEnv): [number, number] {
   const out = spawnSync(
     process.execPath,
     [...nodeOptions.split(' ').filter(Boolean), '--input-type=module', '-e', CHILD, pathToFileURL(file).href],
     { env, encoding: 'utf8', timeout: 30_000 },
   );
-  const ms = Number(out.stdout);
-  if (out.status !== 0 || !Number.isFinite(ms)) {
+  let figures: [number, number] | undefined;
+  try {
+    figures = JSON.parse(out.stdout) as [number, number];
+  } catch {
+    figures = undefined;
+  }
+  if (out.status !== 0 || !figures) {
     throw new Error(
       `import failed: ${(out.stderr || out.stdout || '').trim().split('\n').slice(0, 3).join(' ')}`,
     );
   }
-  return ms;
+  return figures;
 }
 
 /** Which function a rule concerns, by route (function names are the route table's business). */
@@ -214,26 +229,39 @@ export async function coldStart(options: {
 
   const reference = await bundle({ fn: 'reference' }, 'bench/reference.ts', options.outDir, target);
   const built: (BundleFigure & { file?: string })[] = [];
-  for (const [fn, list] of byFn) {
-    const routeKeys = list.map((r) => `${r.method} ${r.path}`);
-    try {
-      const b = await bundle(list[0]!, `functions/${fn}.ts`, options.outDir, target);
-      built.push({ ...b, routes: routeKeys, initMs: [], initMedianMs: Number.NaN });
-    } catch (error) {
-      built.push({
-        fn,
-        routes: routeKeys,
-        rawBytes: 0,
-        gzipBytes: 0,
-        packages: [],
-        watched: [],
-        chains: {},
-        initMs: [],
-        initMedianMs: Number.NaN,
-        error: `bundle failed: ${(error as Error).message.split('\n')[0]}`,
-      });
-    }
-  }
+  // esbuild runs builds in parallel in its own service; the route-table order is kept.
+  const results = await Promise.all(
+    [...byFn].map(async ([fn, list]): Promise<BundleFigure & { file?: string }> => {
+      const routeKeys = list.map((r) => `${r.method} ${r.path}`);
+      try {
+        const b = await bundle(list[0]!, `functions/${fn}.ts`, options.outDir, target);
+        return {
+          ...b,
+          routes: routeKeys,
+          initMs: [],
+          initMedianMs: Number.NaN,
+          initCpuMs: [],
+          initCpuMedianMs: Number.NaN,
+        };
+      } catch (error) {
+        return {
+          fn,
+          routes: routeKeys,
+          rawBytes: 0,
+          gzipBytes: 0,
+          packages: [],
+          watched: [],
+          chains: {},
+          initMs: [],
+          initMedianMs: Number.NaN,
+          initCpuMs: [],
+          initCpuMedianMs: Number.NaN,
+          error: `bundle failed: ${(error as Error).message.split('\n')[0]}`,
+        };
+      }
+    }),
+  );
+  built.push(...results);
   options.log(`cold start: ${built.length} functions bundled; ${options.runs} rounds of fresh processes`);
 
   const referenceFigure: BundleFigure & { file: string } = {
@@ -241,26 +269,34 @@ export async function coldStart(options: {
     routes: [],
     initMs: [],
     initMedianMs: 0,
+    initCpuMs: [],
+    initCpuMedianMs: 0,
   };
   const bare: number[] = [];
   for (let round = 0; round < options.runs; round++) {
     // Interleaved: each round measures the reference and every function once, so drifting load
     // on the shared machine hits them alike.
-    referenceFigure.initMs.push(timeImport(referenceFigure.file, FUNCTION_NODE_OPTIONS, options.env));
-    bare.push(timeImport(referenceFigure.file, '', options.env));
+    const [wall, cpu] = timeImport(referenceFigure.file, FUNCTION_NODE_OPTIONS, options.env);
+    referenceFigure.initMs.push(wall);
+    referenceFigure.initCpuMs.push(cpu);
+    bare.push(timeImport(referenceFigure.file, '', options.env)[0]);
     for (const figure of built) {
       if (figure.error || !figure.file) continue;
       try {
-        figure.initMs.push(timeImport(figure.file, FUNCTION_NODE_OPTIONS, options.env));
+        const [w, c] = timeImport(figure.file, FUNCTION_NODE_OPTIONS, options.env);
+        figure.initMs.push(w);
+        figure.initCpuMs.push(c);
       } catch (error) {
         figure.error = (error as Error).message;
       }
     }
   }
   referenceFigure.initMedianMs = median(referenceFigure.initMs);
+  referenceFigure.initCpuMedianMs = median(referenceFigure.initCpuMs);
   const functions = built.map(({ file: _file, ...figure }) => ({
     ...figure,
     initMedianMs: median(figure.initMs),
+    initCpuMedianMs: median(figure.initCpuMs),
   }));
   const { file: _file, ...ref } = referenceFigure;
   return {

@@ -1,6 +1,6 @@
 /** Where and when the figures were taken: printed at the top of docs/benchmarks.md. */
 import { execFileSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 
 export interface Machine {
   date: string;
@@ -11,6 +11,8 @@ export interface Machine {
   commit: string;
   dirty: boolean;
   java: string;
+  /** Load average (1, 5, 15 min) when the run started: how busy the shared machine was. */
+  load: string;
 }
 
 function git(args: string[]): string {
@@ -41,5 +43,8 @@ export function machine(): Machine {
     commit: git(['rev-parse', '--short', 'HEAD']) || 'unknown',
     dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
     java: javaVersion(),
+    load: loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / '),
   };
 }

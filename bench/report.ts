@@ -43,17 +43,18 @@ const isLogo = (routeKeys: string[]) => routeKeys.some((r) => r.includes('/logo'
 /** Every budget of issue 6, judged on this run's figures. */
 export function verdicts(input: Pick<ReportInput, 'cold' | 'inProcess'>): Verdict[] {
   const out: Verdict[] = [];
-  const ref = input.cold.reference.initMedianMs;
+  const ref = input.cold.reference.initCpuMedianMs;
+  const refWall = input.cold.reference.initMedianMs;
   for (const f of input.cold.functions) {
     if (isLogo(f.routes)) continue; // the logo function is exempt (sharp)
-    const ratio = f.initMedianMs / ref;
+    const ratio = f.initCpuMedianMs / ref;
     if (f.error || !(ratio <= BUDGET_INIT_RATIO)) {
       out.push({
         budget: `init ≤ ${BUDGET_INIT_RATIO}× reference`,
         ok: false,
         detail: f.error
           ? `${f.fn}: ${f.error}`
-          : `${f.fn}: ${fmt(f.initMedianMs)} ms = ${fmt(ratio, 2)}× reference`,
+          : `${f.fn}: ${fmt(f.initCpuMedianMs)} ms CPU = ${fmt(ratio, 2)}× reference (wall ${fmt(f.initMedianMs / refWall, 2)}×)`,
       });
     }
   }
@@ -61,7 +62,17 @@ export function verdicts(input: Pick<ReportInput, 'cold' | 'inProcess'>): Verdic
     out.push({
       budget: `init ≤ ${BUDGET_INIT_RATIO}× reference`,
       ok: true,
-      detail: `every function but the logo one (${input.cold.functions.length} bundles)`,
+      detail: `every function but the logo one (${input.cold.functions.length} bundles; highest ${fmt(
+        Math.max(
+          ...input.cold.functions.filter((f) => !isLogo(f.routes)).map((f) => f.initCpuMedianMs / ref),
+        ),
+        2,
+      )}× in CPU time, ${fmt(
+        Math.max(
+          ...input.cold.functions.filter((f) => !isLogo(f.routes)).map((f) => f.initMedianMs / refWall),
+        ),
+        2,
+      )}× in wall time)`,
     });
   }
   for (const c of input.cold.checks) {
@@ -123,22 +134,25 @@ function commands(byCommand: Record<string, number>): string {
 }
 
 function coldSection(cold: ColdStartResult): string {
-  const ref = cold.reference.initMedianMs;
+  const ref = cold.reference.initCpuMedianMs;
+  const refWall = cold.reference.initMedianMs;
   const rows = [
     [
       '**reference** (DynamoDB document client + middy)',
       '—',
       kib(cold.reference.rawBytes),
       kib(cold.reference.gzipBytes),
+      fmt(refWall),
       fmt(ref),
+      '1.00',
       '1.00',
       '—',
       '—',
     ],
     ...[...cold.functions]
-      .sort((a, b) => b.initMedianMs - a.initMedianMs)
+      .sort((a, b) => b.initCpuMedianMs - a.initCpuMedianMs)
       .map((f) => {
-        const ratio = f.initMedianMs / ref;
+        const ratio = f.initCpuMedianMs / ref;
         const logo = isLogo(f.routes);
         const verdict = f.error ? 'error' : logo ? 'exempt' : ratio <= BUDGET_INIT_RATIO ? 'ok' : '**over**';
         return [
@@ -147,16 +161,23 @@ function coldSection(cold: ColdStartResult): string {
           kib(f.rawBytes),
           kib(f.gzipBytes),
           fmt(f.initMedianMs),
+          fmt(f.initCpuMedianMs),
+          fmt(f.initMedianMs / refWall, 2),
           fmt(ratio, 2),
           verdict,
           f.watched.filter((p) => p !== '@aws-lambda-powertools/logger').join(', ') || '—',
         ];
       }),
   ];
-  const checks = cold.checks.map((c) => {
-    const how = c.chains.map((chain) => chain.join(' → ')).join('; ');
-    return `- ${c.ok ? 'PASS' : '**FAIL**'} \`${c.fn}\`: ${c.rule}${c.ok ? '' : ` — has ${c.found.join(', ')}, via ${how}`}`;
-  });
+  const generic = 'no logo access, so no sharp and no S3 client';
+  const checks = cold.checks
+    .filter((c) => !c.ok || c.rule !== generic)
+    .map((c) => {
+      const how = c.chains.map((chain) => chain.join(' → ')).join('; ');
+      return `- ${c.ok ? 'PASS' : '**FAIL**'} \`${c.fn}\`: ${c.rule}${c.ok ? '' : ` — has ${c.found.join(', ')}, via ${how}`}`;
+    });
+  const genericPass = cold.checks.filter((c) => c.ok && c.rule === generic).length;
+  checks.push(`- PASS ${genericPass} more functions: ${generic}`);
   return [
     '## 1. Cold start per function',
     '',
@@ -177,7 +198,7 @@ function coldSection(cold: ColdStartResult): string {
       ['---', '---', '---:', '---:', '---:', '---:', '---', '---'],
     ),
     '',
-    `The reference initialises in ${fmt(cold.referenceWithoutSourceMapsMs)} ms without \`--enable-source-maps\` and ${fmt(ref)} ms with it: reading the source map is part of every cold start.`,
+    `The reference initialises in ${fmt(cold.referenceWithoutSourceMapsMs)} ms (wall) without \`--enable-source-maps\` and ${fmt(refWall)} ms with it: reading the source map is part of every cold start.`,
     '',
     '**Import checks** (esbuild metafile: which packages each bundle contains):',
     '',
@@ -225,13 +246,15 @@ function codeSection(inProcess: InProcessResult): string {
     "Each handler invoked in-process, one request at a time on one event loop, with `aws-sdk-client-mock` answering the document client from a snapshot of the section-2 data (bench/mock-store.ts): our code, middy, logging, and the document client's command objects, without the SDK's wire serialisation, signing and HTTP (the mock stands in for `send`).",
     '',
     table(
-      ['Request', 'Status', 'Requests/s (one core)', 'µs per request'],
-      normal.map((c) => [c.label, c.status, fmt(c.rps, 0), fmt(c.usPerRequest, 0)]),
-      ['---', '---', '---:', '---:'],
+      ['Request', 'Status', 'CPU µs per request', 'Requests/s of one core (CPU)', 'Requests/s (wall clock)'],
+      normal.map((c) => [c.label, c.status, fmt(c.usPerRequest, 0), fmt(c.rps, 0), fmt(c.wallRps, 0)]),
+      ['---', '---', '---:', '---:', '---:'],
     ),
     '',
+    'CPU time (user + system of this process, so it includes the garbage collector and the SDK) divided by the requests served is the figure to compare: the wall-clock rate also counts the time other processes on the shared cores took.',
+    '',
     password
-      ? `**Password grant**, separately: ${fmt(password.rps, 1)} requests/s (${fmt(password.usPerRequest / 1000, 1)} ms each), of which one bcrypt comparison at cost ${inProcess.bcrypt.cost} takes ${fmt(inProcess.bcrypt.compareMs, 1)} ms: the grant is bcrypt-bound by design (the cost is the brute-force defence).`
+      ? `**Password grant**, separately: ${fmt(password.usPerRequest / 1000, 1)} ms CPU per request (${fmt(password.rps, 1)} requests/s of one core), of which one bcrypt comparison at cost ${inProcess.bcrypt.cost} takes ${fmt(inProcess.bcrypt.compareMs, 1)} ms: the grant is bcrypt-bound by design (the cost is the brute-force defence).`
       : '',
   ].join('\n');
 }
@@ -281,7 +304,7 @@ function growthSection(inProcess: InProcessResult): string {
   return [
     '## 5. Growth',
     '',
-    `The same in-process requests against DynamoDB Local with ${sizes.map((s) => s.toLocaleString('en-US')).join(' and ')} users in the table (bulk users written as createUser writes them — profile, login, nickName and actor items built with keys.ts — by parallel BatchWriteItem), and for a user in 1 and in 50 organizations. Each cell: median latency, sequential round trips, capacity units, response size. Every access is by key, so table size must not move the work; organizations may only add what the response carries.`,
+    `The same in-process requests against DynamoDB Local with ${sizes.map((s) => s.toLocaleString('en-US')).join(' and ')} users in the table (bulk users' profile and login items written as createUser writes them, built with keys.ts, by parallel BatchWriteItem), and for a user in 1 and in 50 organizations. Each cell: median latency, sequential round trips, capacity units, response size. Every access is by key, so table size must not move the work; organizations may only add what the response carries.`,
     '',
     table(['Request', ...sizes.map((s) => `${s.toLocaleString('en-US')} users`)], rows, [
       '---',
@@ -367,6 +390,7 @@ export function renderReport(input: ReportInput): string {
         ['Memory', `${host.memoryGiB} GiB`],
         ['Node', host.node],
         ['Java (DynamoDB Local)', host.java],
+        ['Load average at start (1 / 5 / 15 min)', host.load],
         ['Commit', `${host.commit}${host.dirty ? ' (with uncommitted changes)' : ''}`],
       ],
     ),

@@ -94,10 +94,14 @@ export function countDynamoDb(client: DynamoDBClient | DynamoDBDocumentClient): 
           const output = result.output as { ConsumedCapacity?: Capacity | Capacity[] };
           let [r, w] = units(output.ConsumedCapacity, kind);
           // DynamoDB Local under-reports transactions; AWS bills 2 units per item of up to 1 KB
-          // (transactional reads and writes cost double), so the larger figure is kept.
-          const transactItems = (args.input as { TransactItems?: unknown[] }).TransactItems?.length ?? 0;
-          if (command === 'TransactWriteItemsCommand') w = Math.max(w, 2 * transactItems);
-          if (command === 'TransactGetItemsCommand') r = Math.max(r, 2 * transactItems);
+          // (transactional reads and writes cost double) plus 1 per index entry a Put writes, so
+          // the larger figure is kept.
+          const items = (args.input as { TransactItems?: { Put?: { Item?: object } }[] }).TransactItems ?? [];
+          const indexed = items.filter((i) =>
+            Object.keys(i.Put?.Item ?? {}).some((k) => /^GSI\d+PK$/.test(k)),
+          );
+          if (command === 'TransactWriteItemsCommand') w = Math.max(w, 2 * items.length + indexed.length);
+          if (command === 'TransactGetItemsCommand') r = Math.max(r, 2 * items.length);
           counted.readUnits += r;
           counted.writeUnits += w;
         }

@@ -1,0 +1,88 @@
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseKeyCondition } from '../bench/mock-store.js';
+import { median, percentile } from '../bench/stats.js';
+import type { Db } from '../shared/store/db.js';
+import { keys } from '../shared/store/keys.js';
+import { countDynamoDb } from '../shared/store/metrics.js';
+import { getItem, queryPartition, transact } from '../shared/store/ops.js';
+import { testDb } from './support/service.js';
+
+describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await testDb();
+    await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...keys.user(1), id: 1 } }));
+    await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...keys.membership(7, 1), orgId: 7 } }));
+  });
+
+  it('counts a call that waits for another as a new round trip, parallel calls as one', async () => {
+    const counter = countDynamoDb(db.doc);
+    try {
+      await getItem(db, keys.user(1));
+      await Promise.all([getItem(db, keys.user(1)), queryPartition(db, keys.userPartition(1))]);
+      const work = counter.read();
+      expect(work.calls).toBe(3);
+      expect(work.roundTrips).toBe(2);
+      expect(work.byCommand).toEqual({ GetItemCommand: 2, QueryCommand: 1 });
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('reads consumed capacity from DynamoDB and counts transactions at 2 units per item', async () => {
+    const counter = countDynamoDb(db.doc);
+    try {
+      await getItem(db, keys.user(1), true);
+      expect(counter.read().readUnits).toBeGreaterThan(0);
+      counter.reset();
+      await transact(db, [
+        { Put: { TableName: db.table, Item: { ...keys.user(2), id: 2 } } },
+        { Put: { TableName: db.table, Item: { ...keys.user(3), id: 3 } } },
+      ]);
+      expect(counter.read()).toMatchObject({ calls: 1, roundTrips: 1, writeUnits: 4, readUnits: 0 });
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('makes a Scan visible by name', async () => {
+    const counter = countDynamoDb(db.doc);
+    try {
+      await db.doc.send(new ScanCommand({ TableName: db.table, Limit: 1 }));
+      expect(counter.read().byCommand.ScanCommand).toBe(1);
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('leaves the client as it was after stop(): nothing counted, no capacity requested', async () => {
+    const counter = countDynamoDb(db.doc);
+    counter.stop();
+    const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: keys.user(1) }));
+    expect(out.Item?.id).toBe(1);
+    expect(out.ConsumedCapacity).toBeUndefined();
+    expect(counter.read().calls).toBe(0);
+  });
+});
+
+describe('bench helpers', () => {
+  it('parses the key conditions ops.ts builds, and refuses others', () => {
+    expect(parseKeyCondition('PK = :pk', { ':pk': 'USER#1' })).toEqual({ pkName: 'PK', pk: 'USER#1' });
+    expect(
+      parseKeyCondition('GSI1PK = :pk AND begins_with(GSI1SK, :prefix)', {
+        ':pk': 'ORG#1#APPS',
+        ':prefix': 'APP#',
+      }),
+    ).toEqual({ pkName: 'GSI1PK', pk: 'ORG#1#APPS', skName: 'GSI1SK', prefix: 'APP#' });
+    expect(() => parseKeyCondition('PK = :pk AND SK > :s', { ':pk': 'x', ':s': 'y' })).toThrow(/unsupported/);
+  });
+
+  it('takes medians and nearest-rank percentiles', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90)).toBe(9);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 100)).toBe(10);
+    expect(Number.isNaN(median([]))).toBe(true);
+  });
+});
