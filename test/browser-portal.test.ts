@@ -256,6 +256,17 @@ describe('the portal in Chromium', () => {
     await page.getByRole('button', { name: 'Authorize' }).click();
     await page.getByText('Bob <bob@example.com>').waitFor();
     await snap(page, '06-application-page');
+    // Edit the details, and reset the secret (after a confirmation): the new one is shown once.
+    await page.getByRole('button', { name: 'Edit details' }).click();
+    await page.getByLabel('Description', { exact: true }).fill('A better shop');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('A better shop').waitFor();
+    await page.getByRole('button', { name: 'Reset client secret' }).click();
+    await page.getByRole('button', { name: 'Reset secret' }).click();
+    await page.getByRole('heading', { name: 'Client credentials' }).waitFor();
+    const newSecret = await page.locator('code.secret').nth(1).textContent();
+    expect(newSecret).toMatch(/^[\w-]{40,}$/);
+    expect(newSecret).not.toBe(secret);
 
     // An organization with Bob as a member.
     await page.getByRole('link', { name: 'Organizations' }).click();
@@ -287,6 +298,12 @@ describe('the portal in Chromium', () => {
     await page.getByRole('link', { name: 'Applications', exact: true }).click();
     await poll(() => page.locator('.card h2').allTextContents()).toEqual(['Acme portal']);
     await snap(page, '08-acting-as-org');
+    // Delete it again, after a confirmation.
+    await page.getByRole('link', { name: 'Acme portal' }).click();
+    await page.getByRole('button', { name: 'Delete application' }).click();
+    await page.getByRole('button', { name: 'Delete for good' }).click();
+    await poll(() => heading(page).textContent()).toBe('Applications of Acme');
+    await page.getByText('No applications yet.').waitFor();
 
     // Switching back restores the personal list.
     await page.getByLabel('Acting as').selectOption({ label: 'Alice (personal)' });

@@ -57,7 +57,7 @@ export function RolesEditor({ detail, reload }: { detail: AppDetail; reload: () 
         <h3>Add a permission</h3>
         <${FormError} error=${permForm.errors._form} />
         ${permForm.field('name', 'Permission name', { required: true })}
-        ${permForm.field('description', 'Description')}
+        ${permForm.field('description', 'Permission description')}
         ${permForm.field('verb', 'HTTP verb', { options: VERBS })}
         ${permForm.field('path', 'Resource path', { hint: 'For example /orders', required: true })}
         <button type="submit" disabled=${permForm.busy}>
