@@ -1,6 +1,6 @@
 import { cropFromParams, processLogo } from '../shared/domain/logo.js';
+import { logoUrl } from '../shared/domain/logo-url.js';
 import { requireProvider } from '../shared/domain/permissions-policy.js';
-import { logoUrl } from '../shared/domain/portal-views.js';
 import { positiveInt } from '../shared/domain/validate.js';
 import { portalHandler } from '../shared/http/portal.js';
 import { pathParam, queryParams, rawBody } from '../shared/http/request.js';

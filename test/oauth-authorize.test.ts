@@ -1,4 +1,7 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setLogoKey } from '../shared/store/applications.js';
+import { putLogo } from '../shared/store/logos.js';
 import type { User } from '../shared/store/users.js';
 import { CALLBACK, newApp, newUser, type Registered, signedIn } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
@@ -167,6 +170,27 @@ describe('sign-in and consent', () => {
     expect(again.status).toBe(302);
     expect(again.headers.get('access-control-allow-origin')).toBeNull();
     expect(new URL(again.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+  });
+
+  it("the consent page shows the application's logo from a path that serves it", async () => {
+    const withLogo = await newApp(service.db, alice.id, { name: 'Logo app' });
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0000ff' } })
+      .png()
+      .toBuffer();
+    await setLogoKey(service.db, withLogo.app.id, await putLogo(withLogo.app.id, png));
+    const dave = await newUser(service.db, 'dave');
+    const browser = await signedIn(service.db, dave.id);
+    const page = await authorize(
+      { ...base(), client_id: withLogo.app.clientId },
+      { cookie: browser.cookie, accept: 'text/html' },
+    );
+    expect(page.status).toBe(200);
+    const src = /<img class="app-logo" src="([^"]+)"/.exec(await page.text())?.[1];
+    expect(src).toMatch(/^\/logos\/[A-Za-z0-9._-]+\.png$/);
+    const logo = await fetch(`${service.url}${src}`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await logo.arrayBuffer()).equals(png)).toBe(true);
   });
 
   it('a decision without a session goes to sign-in; a JSON body is refused', async () => {

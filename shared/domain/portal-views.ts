@@ -29,6 +29,7 @@ import {
 import { catalogueFrom } from '../store/roles.js';
 import type { Session } from '../store/sessions.js';
 import { getLogin, requireUser, toUser, type User, userIdByNick } from '../store/users.js';
+import { logoUrl } from './logo-url.js';
 import { applicationAccess } from './permissions-policy.js';
 import * as v from './validate.js';
 
@@ -37,14 +38,6 @@ import * as v from './validate.js';
  * capabilities (`can`) so the portal hides what a person cannot do. Rules live in
  * permissions-policy.ts; this module only reads and shapes.
  */
-
-/**
- * The path a logo is shown from (CloudFront and the local server map /logos/<name> to the key
- * logos/<name>). Kept here, not in logo.ts, so that only the upload function loads sharp.
- */
-export function logoUrl(logoKey: string | undefined): string | undefined {
-  return logoKey ? `/${logoKey}` : undefined;
-}
 
 export function userView(user: User) {
   return { id: user.id, email: user.email, nickName: user.nickName, displayName: user.displayName };

@@ -1,3 +1,4 @@
+import { logoUrl } from '../../domain/logo-url.js';
 import { escapeHtml, html } from '../response.js';
 import { PAGE_CSP } from '../security-headers.js';
 import type { HttpResult } from '../types.js';
@@ -50,8 +51,9 @@ export function consentPage(view: ConsentView): HttpResult {
   const hidden = [...view.params, ['csrf_token', view.csrfToken]]
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k!)}" value="${escapeHtml(v!)}">`)
     .join('\n');
-  const logo = view.logoKey
-    ? `<img class="app-logo" src="/logos/${encodeURIComponent(view.logoKey)}" alt="" width="96" height="96">`
+  const logoPath = logoUrl(view.logoKey);
+  const logo = logoPath
+    ? `<img class="app-logo" src="${escapeHtml(logoPath)}" alt="" width="96" height="96">`
     : '';
   const body = `${logo}
 <h1>Allow ${escapeHtml(view.appName)} to use your account?</h1>
