@@ -2,10 +2,11 @@ import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseKeyCondition } from '../bench/mock-store.js';
 import { median, percentile } from '../bench/stats.js';
-import type { Db } from '../shared/store/db.js';
+import { wireFromSnapshot } from '../bench/wire-store.js';
+import { createDb, type Db } from '../shared/store/db.js';
 import { keys } from '../shared/store/keys.js';
 import { countDynamoDb } from '../shared/store/metrics.js';
-import { getItem, queryPartition, transact } from '../shared/store/ops.js';
+import { batchGet, getItem, queryPartition, transact } from '../shared/store/ops.js';
 import { testDb } from './support/service.js';
 
 describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
@@ -67,6 +68,32 @@ describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
 });
 
 describe('bench helpers', () => {
+  it('answers the full SDK stack from a snapshot without a network (wire store)', async () => {
+    // Port 9 (discard): nothing listens, so any request that escaped the fake would fail.
+    const db = createDb({ table: 'snapshot', endpoint: 'http://127.0.0.1:9' });
+    const wire = wireFromSnapshot(
+      [
+        { ...keys.user(1), id: 1, name: 'Ada' },
+        { ...keys.membership(4, 1), orgId: 4 },
+        { ...keys.membership(5, 1), orgId: 5 },
+        { ...keys.user(2), id: 2 },
+      ],
+      db,
+    );
+    try {
+      expect(await getItem(db, keys.user(1))).toMatchObject({ id: 1, name: 'Ada' });
+      expect(await getItem(db, keys.user(3))).toBeUndefined();
+      const members = await queryPartition(db, keys.userPartition(1), keys.membershipPrefix);
+      expect(members.map((m) => m.orgId)).toEqual([4, 5]);
+      expect((await batchGet(db, [keys.user(1), keys.user(2), keys.user(9)])).length).toBe(2);
+      await transact(db, [{ Put: { TableName: db.table, Item: { ...keys.user(7), id: 7 } } }]);
+      await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...keys.user(8), id: 8 } }));
+      expect(await getItem(db, keys.user(8))).toMatchObject({ id: 8 });
+    } finally {
+      wire.restore();
+    }
+  });
+
   it('parses the key conditions ops.ts builds, and refuses others', () => {
     expect(parseKeyCondition('PK = :pk', { ':pk': 'USER#1' })).toEqual({ pkName: 'PK', pk: 'USER#1' });
     expect(
