@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import type { Config } from '../shared/config.js';
 import type { Route } from '../shared/routes.js';
 import { TABLE_SCHEMA } from '../shared/store/table.js';
+import { BUNDLING, FUNCTION_NODE_OPTIONS, NODE_RUNTIME_MAJOR, nodeModulesFor } from './bundling.js';
 
 /** Actions per table access level. TransactWriteItems is authorised per item by these actions. */
 export const TABLE_ACTIONS = {
@@ -37,8 +38,12 @@ export const LOGO_PREFIX = 'logos/';
 export const DEFAULT_MEMORY_MB = 256;
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 
-/** Native modules installed (not bundled) for x86 routes, for linux-x64 whatever the build host. */
-export const NATIVE_MODULES = ['sharp'];
+/** The Lambda runtime named by infra/bundling.ts (esbuild's target follows the same number). */
+const RUNTIME = (() => {
+  const runtime = Runtime.ALL.find((r) => r.name === `nodejs${NODE_RUNTIME_MAJOR}.x`);
+  if (!runtime) throw new Error(`aws-cdk-lib knows no Lambda runtime nodejs${NODE_RUNTIME_MAJOR}.x.`);
+  return runtime;
+})();
 
 /**
  * The environment every function gets, built from the same typed fields `shared/config.ts`
@@ -51,7 +56,7 @@ export function lambdaEnvironment(settings: FunctionSettings): Record<string, st
     IDM_LOGO_BUCKET: settings.logoBucket,
     IDM_PUBLIC_URL: settings.publicUrl,
     // Stack traces point into the TypeScript sources (the bundles ship source maps).
-    NODE_OPTIONS: '--enable-source-maps',
+    NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
   };
 }
 
@@ -111,12 +116,13 @@ export class RouteFunctions extends Construct {
         });
       }
       const x86 = route.x86 === true;
+      const nodeModules = nodeModulesFor(route);
       const fnConstruct = new NodejsFunction(this, name, {
         entry,
         handler: 'handler',
         projectRoot: props.projectRoot,
         depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
-        runtime: Runtime.NODEJS_22_X,
+        runtime: RUNTIME,
         architecture: x86 ? Architecture.X86_64 : Architecture.ARM_64,
         memorySize: route.memory ?? DEFAULT_MEMORY_MB,
         timeout: Duration.seconds(route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
@@ -125,26 +131,22 @@ export class RouteFunctions extends Construct {
         description: `${route.method} ${route.path}`,
         environment: lambdaEnvironment(props.environment),
         bundling: {
+          // One definition with the benchmark (infra/bundling.ts): minified ESM, source maps,
+          // the createRequire banner for CommonJS dependencies, the AWS SDK bundled.
+          ...BUNDLING,
+          format: OutputFormat.ESM,
+          mainFields: [...BUNDLING.mainFields],
+          externalModules: [...BUNDLING.externalModules],
           // The locally installed esbuild; never Docker (not available on build hosts here).
           forceDockerBundling: false,
-          minify: true,
-          sourceMap: true,
-          sourcesContent: false,
-          target: 'node22',
-          format: OutputFormat.ESM,
-          mainFields: ['module', 'main'],
-          // CommonJS dependencies call require(); ESM bundles have none unless we make one.
-          banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-          // Bundle the AWS SDK too: the version we test against, not whatever the runtime ships.
-          externalModules: [],
           tsconfig: join(props.projectRoot, 'tsconfig.json'),
-          ...(x86
+          ...(nodeModules.length > 0
             ? {
                 // sharp loads a platform-specific binary: install it for Lambda's linux-x64.
-                nodeModules: NATIVE_MODULES,
+                nodeModules,
                 environment: {
                   npm_config_os: 'linux',
-                  npm_config_cpu: 'x64',
+                  npm_config_cpu: x86 ? 'x64' : 'arm64',
                   npm_config_libc: 'glibc',
                   // Only the registry download; no audit, funding or update-check requests.
                   npm_config_audit: 'false',

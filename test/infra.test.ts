@@ -12,7 +12,8 @@ import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lambdaEnvironment, NATIVE_MODULES, uniqueFunctions } from '../infra/route-functions.js';
+import { nodeModulesFor } from '../infra/bundling.js';
+import { lambdaEnvironment, uniqueFunctions } from '../infra/route-functions.js';
 import { apiPathPatterns } from '../infra/stack.js';
 import { type Synthesized, synthesize } from '../infra/synth.js';
 import { readConfig } from '../shared/config.js';
@@ -118,7 +119,8 @@ describe('functions and routes come from the route table', () => {
       expect(code).toMatch(/export\s*\{[^}]*\bhandler\b/);
       expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
       if (route.x86) {
-        for (const mod of NATIVE_MODULES) expect(existsSync(join(dir, 'node_modules', mod))).toBe(true);
+        for (const mod of nodeModulesFor(route))
+          expect(existsSync(join(dir, 'node_modules', mod))).toBe(true);
         const img = readdirSync(join(dir, 'node_modules', '@img'));
         expect(img).toContain('sharp-linux-x64');
         expect(img.filter((name) => /arm64|darwin|win32/.test(name))).toEqual([]);
