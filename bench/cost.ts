@@ -1,6 +1,7 @@
 /**
  * Section 6, cost per million requests on AWS, computed from the measured figures: DynamoDB
- * capacity units (section 2), CPU time per request without I/O (section 3), round trips (section
+ * capacity units (section 2), CPU time per request without I/O (section 3, through the full SDK
+ * stack where measured), round trips (section
  * 2, each priced at an assumed in-region latency), module-initialisation time (section 1, for the
  * share of requests that meet a cold start), and each route's Lambda memory.
  */
@@ -66,7 +67,9 @@ export async function costPerMillion(cold: ColdStartResult, inProcess: InProcess
     const arch = route.x86 ? 'x86_64' : 'arm64';
     // Less than a full vCPU below 1,769 MB: CPU-bound time stretches in proportion.
     const cpuScale = Math.max(1, PRICES.lambda.mbPerVcpu / memoryMb);
-    const cpuMs = (code.usPerRequest / 1000) * cpuScale;
+    // The full-SDK figure where there is one (signing and parsing are real work in Lambda too).
+    const cpuUs = code.sdk?.usPerRequest ?? code.usPerRequest;
+    const cpuMs = (cpuUs / 1000) * cpuScale;
     const init = cold.functions.find((f) => f.fn === route.fn)?.initMedianMs ?? 0;
     const warmMs = cpuMs + work.work.roundTrips * ASSUMPTIONS.dynamodbRoundTripMs;
     const durationMs =
@@ -86,7 +89,7 @@ export async function costPerMillion(cold: ColdStartResult, inProcess: InProcess
       fn: route.fn,
       memoryMb,
       arch,
-      cpuMsLocal: code.usPerRequest / 1000,
+      cpuMsLocal: cpuUs / 1000,
       durationMs,
       readUnits: work.work.readUnits,
       writeUnits: work.work.writeUnits,

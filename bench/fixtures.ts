@@ -12,7 +12,7 @@ import { registerUser } from '../shared/domain/accounts.js';
 import { registerApplication } from '../shared/domain/applications.js';
 import { sessionCookieName } from '../shared/http/session.js';
 import { mintTokens } from '../shared/oauth/tokens.js';
-import { type Client, getClient } from '../shared/store/applications.js';
+import { type Client, getClient, orgAuthorizationItem } from '../shared/store/applications.js';
 import { authorize } from '../shared/store/authorizations.js';
 import { putConsent } from '../shared/store/consents.js';
 import type { Db } from '../shared/store/db.js';
@@ -39,6 +39,8 @@ export interface Fixture {
   clientSecret: string;
   authorization: string;
   appId: number;
+  /** The role (Purchaser) the bench users and organizations hold in the app. */
+  roleId: number;
   /** Users with 0, 1 and 20 organizations, each organization holding a role in the app. */
   users: { orgs0: BenchUser; orgs1: BenchUser; orgs20: BenchUser; orgs50?: BenchUser };
   clientCredentialsToken: string;
@@ -125,6 +127,7 @@ export async function prepare(db: Db, options: { with50Orgs: boolean }): Promise
     clientSecret,
     authorization,
     appId: app.id,
+    roleId: purchaser.id,
     users,
     clientCredentialsToken: cc.access_token!,
     sessionCookie: `${sessionCookieName()}=${id}`,
@@ -210,4 +213,30 @@ export async function loadUsers(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * Organizations holding a role in an application, as authorize() writes them (the item built by
+ * orgAuthorizationItem), for organization ids above any real one: only the application's
+ * partition and the organizations' GSI entries grow.
+ */
+export async function loadOrgAuthorizations(
+  db: Db,
+  appId: number,
+  roleId: number,
+  count: number,
+): Promise<void> {
+  const items = Array.from({ length: count }, (_, i) => orgAuthorizationItem(appId, 10_000_000 + i, roleId));
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      let pending = items.slice(next, next + 25).map((Item) => ({ PutRequest: { Item } }));
+      next += 25;
+      while (pending.length > 0) {
+        const out = await db.doc.send(new BatchWriteCommand({ RequestItems: { [db.table]: pending } }));
+        pending = (out.UnprocessedItems?.[db.table] ?? []) as typeof pending;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
 }

@@ -13,7 +13,14 @@ import { db as processDb } from '../shared/store/db.js';
 import { keys } from '../shared/store/keys.js';
 import { countDynamoDb, type DynamoDbWork } from '../shared/store/metrics.js';
 import type { Item } from '../shared/store/ops.js';
-import { freshCode, freshRefreshToken, loadUsers, PASSWORD, prepare } from './fixtures.js';
+import {
+  freshCode,
+  freshRefreshToken,
+  loadOrgAuthorizations,
+  loadUsers,
+  PASSWORD,
+  prepare,
+} from './fixtures.js';
 import { invoke } from './invoke.js';
 import { mockFromSnapshot } from './mock-store.js';
 import { SCENARIOS, type Scenario, type ScenarioContext, user50Scenario } from './scenarios.js';
@@ -40,6 +47,10 @@ export interface GrowthFigure {
   id: string;
   label: string;
   users: number;
+  /** Organizations holding a role in the benchmark application. */
+  appOrganizations: number;
+  /** Column heading: the table's state when measured. */
+  setting: string;
   work: DynamoDbWork;
   medianMs: number;
   p90Ms: number;
@@ -128,7 +139,9 @@ async function growthAt(
   ctx: ScenarioContext,
   counter: ReturnType<typeof countDynamoDb>,
   users: number,
+  appOrganizations: number,
 ): Promise<GrowthFigure[]> {
+  const setting = `${users.toLocaleString('en-US')} users, ${appOrganizations.toLocaleString('en-US')} organizations in the app`;
   const list = [...SCENARIOS, user50Scenario].filter((s) => GROWTH_IDS.includes(s.id));
   const out: GrowthFigure[] = [];
   for (const s of list) {
@@ -140,6 +153,8 @@ async function growthAt(
       id: s.id,
       label: s.label,
       users,
+      appOrganizations,
+      setting,
       work: works.at(-1)!,
       medianMs: median(ms),
       p90Ms: sorted[Math.floor(sorted.length * 0.9)] ?? Number.NaN,
@@ -268,9 +283,14 @@ async function main(): Promise<void> {
   const small = 100;
   const large = quick ? 5_000 : 100_000;
   await addUsers(small - (await countUsers()), hash);
-  const growth = await growthAt(ctx, counter, await countUsers());
+  const fixtureOrgs = 1 + 20 + 50; // the orgs1, orgs20 and orgs50 users' organizations
+  const growth = await growthAt(ctx, counter, await countUsers(), fixtureOrgs);
   await addUsers(large - (await countUsers()), hash);
-  growth.push(...(await growthAt(ctx, counter, await countUsers())));
+  growth.push(...(await growthAt(ctx, counter, await countUsers(), fixtureOrgs)));
+  // An application many organizations hold roles in: /user reads the application's partition.
+  const appOrgs = quick ? 1_000 : 10_000;
+  await loadOrgAuthorizations(db, f.appId, f.roleId, appOrgs);
+  growth.push(...(await growthAt(ctx, counter, await countUsers(), fixtureOrgs + appOrgs)));
   counter.stop();
 
   const codeCost = await section3({ ...ctx, fresh: false }, items);
