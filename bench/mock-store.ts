@@ -8,13 +8,10 @@
 import {
   BatchGetCommand,
   BatchWriteCommand,
-  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Item } from '../shared/store/ops.js';
@@ -46,45 +43,61 @@ export function mockFromSnapshot(items: Item[], table: string): { restore(): voi
     partitions.set(String(i.PK), [...list.filter((x) => x.SK !== i.SK), i]);
   };
   for (const i of items) addToPartition(i);
-  const mock = mockClient(DynamoDBDocumentClient);
-  mock.on(GetCommand).callsFake((input: { Key: Key }) => {
+  const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  // Partitions are kept sorted by sort key, as DynamoDB returns them.
+  for (const list of partitions.values()) list.sort((a, b) => byCode(String(a.SK), String(b.SK)));
+
+  const get = (input: { Key: Key }) => {
     const item = store.get(id(input.Key));
     return item ? { Item: structuredClone(item) } : {};
-  });
-  mock.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: Key[] }> }) => {
+  };
+  const batchGet = (input: { RequestItems: Record<string, { Keys: Key[] }> }) => {
     const keys = input.RequestItems[table]?.Keys ?? [];
     const found = keys.map((k) => store.get(id(k))).filter((i): i is Item => i !== undefined);
     return { Responses: { [table]: found.map((i) => structuredClone(i)) }, UnprocessedKeys: {} };
-  });
-  mock
-    .on(QueryCommand)
-    .callsFake(
-      (input: {
-        KeyConditionExpression: string;
-        ExpressionAttributeValues: Record<string, unknown>;
-        IndexName?: string;
-      }) => {
-        const c = parseKeyCondition(input.KeyConditionExpression, input.ExpressionAttributeValues);
-        const sortName = c.skName ?? (input.IndexName ? 'GSI1SK' : 'SK');
-        const candidates = c.pkName === 'PK' ? (partitions.get(c.pk) ?? []) : [...store.values()];
-        const found = candidates
-          .filter(
-            (i) =>
-              i[c.pkName] === c.pk &&
-              (c.prefix === undefined || String(i[sortName] ?? '').startsWith(c.prefix)),
-          )
-          .sort((a, b) => String(a[sortName]).localeCompare(String(b[sortName])));
-        return { Items: found.map((i) => structuredClone(i)), Count: found.length };
-      },
+  };
+  const query = (input: {
+    KeyConditionExpression: string;
+    ExpressionAttributeValues: Record<string, unknown>;
+    IndexName?: string;
+  }) => {
+    const c = parseKeyCondition(input.KeyConditionExpression, input.ExpressionAttributeValues);
+    const sortName = c.skName ?? (input.IndexName ? 'GSI1SK' : 'SK');
+    const base = c.pkName === 'PK';
+    const candidates = base ? (partitions.get(c.pk) ?? []) : [...store.values()];
+    const found = candidates.filter(
+      (i) =>
+        i[c.pkName] === c.pk && (c.prefix === undefined || String(i[sortName] ?? '').startsWith(c.prefix)),
     );
-  mock.on(PutCommand).callsFake((input: { Item: Item }) => {
+    if (!base) found.sort((a, b) => byCode(String(a[sortName]), String(b[sortName])));
+    return { Items: found.map((i) => structuredClone(i)), Count: found.length };
+  };
+  const put = (input: { Item: Item }) => {
     store.set(id(input.Item), input.Item);
     addToPartition(input.Item);
+    partitions.get(String(input.Item.PK))!.sort((a, b) => byCode(String(a.SK), String(b.SK)));
     return {};
-  });
-  mock.on(UpdateCommand).resolves({});
-  mock.on(DeleteCommand).resolves({});
-  mock.on(TransactWriteCommand).resolves({});
-  mock.on(BatchWriteCommand).resolves({ UnprocessedItems: {} });
+  };
+  // One fake on the mock's send stub, dispatching on the command's class: with one `.on(Command)`
+  // behaviour per command, aws-sdk-client-mock matches every call against each (sinon's deep
+  // equality), which cost more CPU than the handlers under test.
+  const answers = new Map<unknown, (input: never) => unknown>([
+    [GetCommand, get],
+    [BatchGetCommand, batchGet],
+    [QueryCommand, query],
+    [PutCommand, put],
+    [BatchWriteCommand, () => ({ UnprocessedItems: {} })],
+  ]);
+  const mock = mockClient(DynamoDBDocumentClient);
+  let calls = 0;
+  const fake = async (command: { constructor: unknown; input: unknown }) => {
+    // sinon records every call; forgetting them (outside the call, as sinon requires) keeps its
+    // history from growing into garbage-collector work.
+    if (++calls % 256 === 0) setImmediate(() => mock.send.resetHistory());
+    const answer = answers.get(command.constructor);
+    // UpdateItem, DeleteItem, TransactWriteItems: accepted, the snapshot stays as it is.
+    return answer ? answer(command.input as never) : {};
+  };
+  mock.send.callsFake(fake as unknown as Parameters<typeof mock.send.callsFake>[0]);
   return { restore: () => mock.restore() };
 }

@@ -148,6 +148,16 @@ export function verdicts(input: Pick<ReportInput, 'cold' | 'inProcess'>): Verdic
     });
   }
   for (const g of growth.filter((x) => x.appOrganizations > baseOrgs)) {
+    const before = growth.find(
+      (x) => x.id === g.id && x.users === g.users && x.appOrganizations === baseOrgs,
+    );
+    if (before && g.responseBytes === before.responseBytes && g.work.readUnits > 2 * before.work.readUnits) {
+      out.push({
+        budget: 'work grows only with the response',
+        ok: false,
+        detail: `${g.label}: ${fmt(before.work.readUnits, 1)} → ${fmt(g.work.readUnits, 1)} RCU with ${g.appOrganizations.toLocaleString('en-US')} organizations in the app, same ${g.responseBytes}-byte answer`,
+      });
+    }
     if (g.work.roundTrips > BUDGET_ROUND_TRIPS) {
       out.push({
         budget: `≤ ${BUDGET_ROUND_TRIPS} sequential round trips`,
@@ -155,6 +165,16 @@ export function verdicts(input: Pick<ReportInput, 'cold' | 'inProcess'>): Verdic
         detail: `${g.label} with ${g.appOrganizations.toLocaleString('en-US')} organizations in the app: ${g.work.roundTrips} (${fmt(g.work.readUnits, 1)} RCU)`,
       });
     }
+  }
+  if (
+    growth.some((x) => x.appOrganizations > baseOrgs) &&
+    !out.some((v) => v.budget === 'work grows only with the response')
+  ) {
+    out.push({
+      budget: 'work grows only with the response',
+      ok: true,
+      detail: "more organizations in the application leave each request's work as it was",
+    });
   }
   return out;
 }
