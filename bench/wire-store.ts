@@ -71,7 +71,9 @@ export function wireFromSnapshot(items: Item[], db: Db): { restore(): void } {
     handle: async (request: FakeRequest) => {
       const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       const text =
-        typeof request.body === 'string' ? request.body : Buffer.from(request.body ?? []).toString();
+        typeof request.body === 'string'
+          ? request.body
+          : new TextDecoder().decode(request.body ?? new Uint8Array());
       const body = Buffer.from(JSON.stringify(answer(operation, JSON.parse(text || '{}'))));
       return {
         response: {
