@@ -386,7 +386,7 @@ function growthSection(inProcess: InProcessResult): string {
   ].join('\n');
 }
 
-function costSection(cost: CostResult): string {
+function costSection(cost: CostResult, inProcess: InProcessResult): string {
   const rows = cost.rows.map((r) => [
     r.label,
     `${r.memoryMb} MB ${r.arch}`,
@@ -412,7 +412,19 @@ function costSection(cost: CostResult): string {
     cc
       ? `For comparison, Amazon Cognito's machine-to-machine tokens cost ${usd(cost.cognitoPerMillion)} per million token requests (+ $${PRICES.cognitoM2M.perAppClientMonth} per app client a month); the same client-credentials work here costs about ${usd(cc.perMillion.total)} per million, ${fmt(cost.cognitoPerMillion / cc.perMillion.total, 0)}× less.`
       : '',
+    '',
+    appOrganizationsNote(inProcess),
   ].join('\n');
+}
+
+/** What section 5's many-organizations figure does to the DynamoDB bill of GET /user. */
+function appOrganizationsNote(inProcess: InProcessResult): string {
+  const growth = inProcess.growth.filter((g) => g.id === 'user-orgs1');
+  const base = growth.reduce((a, b) => (b.appOrganizations < a.appOrganizations ? b : a), growth[0]!);
+  const most = growth.reduce((a, b) => (b.appOrganizations > a.appOrganizations ? b : a), growth[0]!);
+  if (!base || !most || most.appOrganizations === base.appOrganizations) return '';
+  const price = PRICES.dynamodbOnDemand.perMillionReadUnits;
+  return `Section 5's application with ${most.appOrganizations.toLocaleString('en-US')} organizations holding roles moves GET /user's DynamoDB reads from ${fmt(base.work.readUnits, 1)} to ${fmt(most.work.readUnits, 1)} RCU per request, that is from ${usd(base.work.readUnits * price)} to ${usd(most.work.readUnits * price)} per million requests, for the same answer.`;
 }
 
 export const DEFAULT_HANDWRITTEN = `
@@ -485,7 +497,7 @@ export function renderReport(input: ReportInput): string {
     '',
     growthSection(input.inProcess),
     '',
-    costSection(input.cost),
+    costSection(input.cost, input.inProcess),
     '',
   ].join('\n');
   let handwritten = DEFAULT_HANDWRITTEN;

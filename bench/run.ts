@@ -21,7 +21,7 @@ import { coldStart } from './cold-start.js';
 import { costPerMillion } from './cost.js';
 import type { InProcessResult } from './in-process.js';
 import { machine } from './machine.js';
-import { renderReport } from './report.js';
+import { renderReport, verdicts } from './report.js';
 import { runtimeSection } from './runtime.js';
 
 const args = process.argv.slice(2);
@@ -130,10 +130,18 @@ async function main(): Promise<void> {
       quick,
       seconds: (performance.now() - started) / 1000,
     });
+    const missed = verdicts({ cold, inProcess }).filter((v) => !v.ok);
+    log(
+      missed.length === 0
+        ? 'every budget met'
+        : `budgets missed:\n${missed.map((v) => `  - ${v.budget}: ${v.detail}`).join('\n')}`,
+    );
     if (outFile) {
       writeFileSync(outFile, report);
       // `npm run lint` checks Markdown formatting too: write the tables as Biome lays them out.
-      execFileSync(join('node_modules', '.bin', 'biome'), ['format', '--write', outFile], { stdio: 'ignore' });
+      execFileSync(join('node_modules', '.bin', 'biome'), ['format', '--write', outFile], {
+        stdio: 'ignore',
+      });
       log(`wrote ${outFile}`);
     } else {
       console.log(report);
