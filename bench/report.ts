@@ -349,7 +349,7 @@ function runtimeSection(runtime: RuntimeResult): string {
     '',
     `\`createLocalServer\` (what \`npm start\` serves) in its own process on DynamoDB Local, driven by autocannon for ${runtime.durationSeconds} s per level at ${runtime.levels.join(', ')} connections, one request in flight per connection. Codes and refresh tokens are single-use, so each request takes a pre-issued one.`,
     '',
-    '**DynamoDB Local, not the service, bounds these figures**: it is a Java emulator backed by SQLite, sharing the same 2 cores with the server and the load generator, and each request makes its round trips to it over HTTP. Use them to compare requests with each other and runs with runs, not as AWS capacity (in AWS every Lambda instance serves one request at a time and DynamoDB answers in single-digit milliseconds at any scale). The password grant is the exception: it is bound by bcrypt on the local server's one event loop, so its latency grows with the queue while its rate stays at what one core can hash.',
+    '**DynamoDB Local, not the service, bounds these figures**: it is a Java emulator backed by SQLite, sharing the same 2 cores with the server and the load generator, and each request makes its round trips to it over HTTP. Use them to compare requests with each other and runs with runs, not as AWS capacity (in AWS every Lambda instance serves one request at a time and DynamoDB answers in single-digit milliseconds at any scale). The password grant is the exception: it is bound by bcrypt on the one event loop of the local server, so its latency grows with the queue while its rate stays at what one core can hash.',
     '',
     table(['Workload', 'Connections', 'Requests/s', 'p50 ms', 'p99 ms', 'Errors / non-2xx'], rows, [
       '---',
