@@ -139,9 +139,13 @@ async function main(): Promise<void> {
     if (outFile) {
       writeFileSync(outFile, report);
       // `npm run lint` checks Markdown formatting too: write the tables as Biome lays them out.
-      execFileSync(join('node_modules', '.bin', 'biome'), ['format', '--write', outFile], {
-        stdio: 'ignore',
-      });
+      try {
+        execFileSync(join('node_modules', '.bin', 'biome'), ['format', '--write', outFile], {
+          stdio: 'ignore',
+        });
+      } catch {
+        log(`${outFile} is written unformatted (Biome formats files inside the project only)`);
+      }
       log(`wrote ${outFile}`);
     } else {
       console.log(report);
