@@ -200,20 +200,31 @@ async function snapshot(): Promise<Item[]> {
   return items;
 }
 
-/** CPU time per request of one request repeated for about `budgetMs`, after a warm-up. */
+/**
+ * CPU time per request of one request repeated for about `budgetMs` after a warm-up, in three
+ * windows: the median window is kept, so one garbage-collector pause does not decide the figure.
+ */
 async function cpuPerRequest(request: Parameters<typeof invoke>[0], budgetMs: number) {
   let status = 0;
   for (let i = 0; i < (quick ? 5 : 30); i++) status = (await invoke(request)).statusCode;
-  let requests = 0;
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  while (performance.now() - started < budgetMs) {
-    await invoke(request);
-    requests++;
+  const windows: { requests: number; seconds: number; usPerRequest: number }[] = [];
+  for (let w = 0; w < 3; w++) {
+    let requests = 0;
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    while (performance.now() - started < budgetMs / 3) {
+      await invoke(request);
+      requests++;
+    }
+    const used = process.cpuUsage(cpu);
+    windows.push({
+      requests,
+      seconds: (performance.now() - started) / 1000,
+      usPerRequest: (used.user + used.system) / requests,
+    });
   }
-  const seconds = (performance.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  return { status, requests, seconds, usPerRequest: (used.user + used.system) / requests };
+  windows.sort((a, b) => a.usPerRequest - b.usPerRequest);
+  return { status, ...windows[1]! };
 }
 
 async function section3(ctx: ScenarioContext, items: Item[]): Promise<CodeCostFigure[]> {

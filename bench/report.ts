@@ -432,7 +432,7 @@ export const DEFAULT_HANDWRITTEN = `
 
 \`\`\`sh
 npm ci
-npm run bench                  # about 6-8 minutes on 2 cores; rewrites the tables above
+npm run bench                  # about 5-7 minutes on 2 cores; rewrites the tables above
 npm run bench -- --quick       # small counts, prints the report instead of writing it (harness check)
 \`\`\`
 

@@ -4,7 +4,7 @@
  * DynamoDB Local (in memory, on a free port), prepares its own data in its own tables, and stops
  * and removes everything it started when it ends, failed or not.
  *
- *   npm run bench                   full run (about 6-8 minutes on 2 cores)
+ *   npm run bench                   full run (about 5-7 minutes on 2 cores)
  *   npm run bench -- --quick        small iteration counts, for checking the harness (figures not written)
  *   npm run bench -- --out FILE     write the report elsewhere
  */
