@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorize } from '../shared/store/authorizations.js';
 import { db } from '../shared/store/db.js';
 import { countDynamoDb, type DynamoDbCounter } from '../shared/store/metrics.js';
+import { createOrganization } from '../shared/store/organizations.js';
 import { roleCatalogue } from '../shared/store/roles.js';
 import { createUser, type User } from '../shared/store/users.js';
 import {
@@ -115,7 +116,7 @@ describe('lookups', () => {
     ).access_token;
   });
 
-  it('GET /user: GetItem token → Query USER# ‖ Query APP#, with or without a decision', async () => {
+  it('GET /user for a user in no organization: GetItem token → Query USER# ‖ Query the role catalogue, with or without a decision', async () => {
     const plain = await measure(() => fetch(`${service.url}/user?access_token=${access}`), 200);
     expect(plain.work.roundTrips).toBe(2);
     expect(plain.work.calls).toBe(3);
@@ -124,6 +125,41 @@ describe('lookups', () => {
       200,
     );
     expect(decision.work.roundTrips).toBe(2);
+  });
+
+  it('GET /user for a member of organizations: 3 round trips, and no more reading as other organizations join the app', async () => {
+    const bob = await newUser(service.db, 'bob');
+    const [, purchaser] = (await roleCatalogue(service.db, reg.app.id)).roles;
+    const team = await createOrganization(service.db, { name: 'Team', description: '', ownerUserId: bob.id });
+    await authorize(service.db, reg.app.id, { kind: 'org', id: team.id }, purchaser!.id);
+    const bobToken = (
+      (await (await token({ grant_type: 'password', username: bob.email, password: PASSWORD })).json()) as {
+        access_token: string;
+      }
+    ).access_token;
+    const lookup = () => fetch(`${service.url}/user?access_token=${bobToken}`);
+
+    const before = await measure(lookup, 200);
+    // GetItem token → Query USER# ‖ Query the role catalogue → Query the team's roles in the app.
+    expect(before.work.roundTrips).toBe(3);
+    expect(await before.res.json()).toMatchObject({
+      organizations: [{ id: team.id, name: 'Team', roles: [{ id: purchaser!.id, name: 'Purchaser' }] }],
+    });
+
+    // 60 organizations Bob is not in get roles in the same application.
+    const carol = await newUser(service.db, 'carol');
+    for (let i = 0; i < 60; i++) {
+      const other = await createOrganization(service.db, {
+        name: `Other organization with a long enough name ${i}`,
+        description: '',
+        ownerUserId: carol.id,
+      });
+      await authorize(service.db, reg.app.id, { kind: 'org', id: other.id }, purchaser!.id);
+    }
+    const after = await measure(lookup, 200);
+    expect(after.work.roundTrips).toBe(3);
+    expect(after.work.calls).toBe(before.work.calls);
+    expect(after.work.readUnits).toBe(before.work.readUnits);
   });
 
   it('GET /users/{id}: 2 round trips', async () => {

@@ -21,7 +21,7 @@ import {
 } from '../shared/store/authorizations.js';
 import type { Db } from '../shared/store/db.js';
 import { keys } from '../shared/store/keys.js';
-import { getItem, queryPartition } from '../shared/store/ops.js';
+import { getItem, queryPartition, queryPartitionFrom } from '../shared/store/ops.js';
 import {
   createOrganization,
   getMembership,
@@ -351,6 +351,33 @@ describe('roles, permissions and switches', () => {
     expect((await roleCatalogue(db, app.id)).permissions.map((p) => p.id)).toEqual([read.id]);
     await deleteRole(db, app.id, role.id);
     expect((await roleCatalogue(db, app.id)).roles.map((r) => r.name)).toEqual(['Provider', 'Purchaser']);
+  });
+
+  it('reads the role catalogue as one key range, without the organization authorizations', async () => {
+    const owner = await newUser();
+    const { app } = await registerApplication(
+      db,
+      { kind: 'user', userId: owner.id, actorId: owner.actorId },
+      appInput,
+    );
+    const role = await createRole(db, app.id, 'Auditor');
+    const permission = await createPermission(db, app.id, {
+      name: 'audit',
+      description: '',
+      verb: 'GET',
+      path: '/audit',
+    });
+    await setRolePermission(db, app.id, role.id, permission.id, true);
+    const org = await createOrganization(db, { name: 'Auditors', description: '', ownerUserId: owner.id });
+    await authorize(db, app.id, { kind: 'org', id: org.id }, role.id);
+
+    const range = await queryPartitionFrom(db, keys.appPartition(app.id), keys.appCatalogueStart);
+    const whole = await applicationPartition(db, app.id);
+    // Everything but the metadata and the organization authorizations, and nothing else.
+    const expected = whole.filter((i) => i.type !== 'application' && i.type !== 'orgAuthorization');
+    expect(range.map((i) => i.SK).sort()).toEqual(expected.map((i) => i.SK).sort());
+    expect(new Set(range.map((i) => i.type))).toEqual(new Set(['role', 'permission', 'rolePermission']));
+    expect(whole.some((i) => i.type === 'orgAuthorization')).toBe(true);
   });
 
   it('keeps Provider and Purchaser: they cannot be renamed or deleted', async () => {

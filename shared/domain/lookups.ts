@@ -3,24 +3,40 @@ import { invalidToken } from '../oauth/errors.js';
 import { applicationsByIds } from '../store/applications.js';
 import type { Db } from '../store/db.js';
 import { keys } from '../store/keys.js';
-import { batchGet, queryGsi1, queryPartition } from '../store/ops.js';
+import { batchGet, type Item, queryGsi1, queryPartition, queryPartitionFrom } from '../store/ops.js';
 import type { TokenRecord } from '../store/tokens.js';
 import { decide } from './decisions.js';
 import { holdsAnyRole, userInApp, userInfoBody, userRecordBody } from './user-info.js';
 import { positiveInt } from './validate.js';
 
-/** The user's and the application's partitions, read in parallel: one round trip. */
-function partitions(db: Db, userId: number, appId: number) {
-  return Promise.all([
+/**
+ * What the lookups need about a user in an application, in at most two rounds:
+ * 1. the user's partition (profile, memberships, direct authorizations) ‖ the application's role
+ *    catalogue (permissions, roles, switches) — not its whole partition, whose organization
+ *    authorizations grow with every organization in the application;
+ * 2. only for a member of organizations: the roles each of those organizations holds in the
+ *    application, one small Query per membership, in parallel.
+ * So the work grows with what the answer carries, not with the size of the application.
+ */
+async function lookupItems(db: Db, userId: number, appId: number): Promise<[Item[], Item[]]> {
+  const app = keys.appPartition(appId);
+  const [userItems, catalogue] = await Promise.all([
     queryPartition(db, keys.userPartition(userId)),
-    queryPartition(db, keys.appPartition(appId)),
+    queryPartitionFrom(db, app, keys.appCatalogueStart),
   ]);
+  const orgIds = userItems
+    .filter((i) => (i.SK as string).startsWith(keys.membershipPrefix))
+    .map((i) => i.orgId as number);
+  const orgRoles = await Promise.all(
+    orgIds.map((orgId) => queryPartition(db, app, `${keys.orgAuthorizationPrefix}${orgId}#`)),
+  );
+  return [userItems, [...catalogue, ...orgRoles.flat()]];
 }
 
 /**
  * GET /user (Keyrock): the token's user with roles in the token's application, and, with
- * action + resource, a permission decision. Round trips after the token's GetItem: one
- * (Query USER#uid ‖ Query APP#appId).
+ * action + resource, a permission decision. Round trips after the token's GetItem: one for a
+ * user in no organization, two for a member of organizations (see lookupItems).
  */
 export async function currentUser(db: Db, token: TokenRecord, query: Map<string, string>) {
   const action = query.get('action');
@@ -34,7 +50,7 @@ export async function currentUser(db: Db, token: TokenRecord, query: Map<string,
     throw invalidToken('The access token was not issued for application app_id.');
   }
   if (token.userId === undefined) return {}; // client credentials: no user (Keyrock answers {})
-  const [userItems, appItems] = await partitions(db, token.userId, token.appId);
+  const [userItems, appItems] = await lookupItems(db, token.userId, token.appId);
   const info = userInApp(userItems, appItems, token.appId);
   if (!info) throw invalidToken('The user of this access token no longer exists.');
   return {
@@ -51,7 +67,7 @@ export async function currentUser(db: Db, token: TokenRecord, query: Map<string,
 export async function userById(db: Db, token: TokenRecord, rawId: string) {
   if (!/^\d{1,15}$/.test(rawId)) throw invalid('The user id must be an integer.', 'id');
   const userId = positiveInt(rawId, 'id');
-  const [userItems, appItems] = await partitions(db, userId, token.appId);
+  const [userItems, appItems] = await lookupItems(db, userId, token.appId);
   const info = userInApp(userItems, appItems, token.appId);
   if (!info || (token.userId !== userId && !holdsAnyRole(info))) {
     throw notFound(`User ${userId} does not exist.`);

@@ -13,6 +13,9 @@
  *  8. Members of an organization                             Query    GSI1 GSI1PK=ORG#<id>#MEMBERS
  *  9. Application by id, with roles, permissions, switches and organization authorizations
  *                                                            Query    PK=APP#<id>
+ *  9a. Role catalogue of an application (roles, permissions, switches; not the organization
+ *      authorizations, which grow with the organizations)   Query    PK=APP#<id> SK >= PERM#
+ *  9b. Roles one organization holds in an application       Query    PK=APP#<id> SK begins_with ORGAUTHZ#<orgId>#
  * 10. Application by client id (OAuth)                       GetItem  CLIENT#<clientId>/CLIENT
  * 11. Users authorized in an application                     Query    GSI1 GSI1PK=APP#<id>#USERS
  * 12. Applications an organization is authorized in          Query    GSI1 GSI1PK=ORG#<id>#APPS
@@ -61,6 +64,13 @@ export const keys = {
     SK: `ROLEPERM#${roleId}#${permissionId}`,
   }),
   rolePermissionPrefix: 'ROLEPERM#',
+  /**
+   * Sort keys in APP#<id> order as META < ORGAUTHZ# < PERM# < ROLE# < ROLEPERM#, so the role
+   * catalogue (permissions, roles, switches) is the range SK >= PERM#: a lookup can read it
+   * without the organization authorizations, which grow with the organizations in the app.
+   * test/store.test.ts checks the order holds.
+   */
+  appCatalogueStart: 'PERM#',
 
   /** An organization holds a role in an application: lives in the application's partition. */
   orgAuthorization: (appId: number, orgId: number, roleId: number): Key => ({

@@ -101,6 +101,15 @@ export function queryPartition(db: Db, pk: string, prefix?: string, consistent =
   });
 }
 
+/** Items of one partition whose sort key is `from` or after it (a range of the partition). */
+export function queryPartitionFrom(db: Db, pk: string, from: string, consistent = true): Promise<Item[]> {
+  return queryAll(db, {
+    KeyConditionExpression: 'PK = :pk AND SK >= :from',
+    ExpressionAttributeValues: { ':pk': pk, ':from': from },
+    ConsistentRead: consistent,
+  });
+}
+
 /** Items of one GSI1 partition (eventually consistent, as every GSI read is). */
 export function queryGsi1(db: Db, gsi1pk: string, prefix?: string): Promise<Item[]> {
   return queryAll(db, {
