@@ -1,5 +1,8 @@
 /** Child processes the benchmark starts: tracked so that every one is stopped when it ends. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { stopChild } from '../local/emulators.js';
+
+export { stopChild };
 
 const children = new Set<ChildProcess>();
 
@@ -23,19 +26,6 @@ export function runTs(file: string, env: NodeJS.ProcessEnv): Promise<void> {
       if (code === 0) resolve();
       else reject(new Error(`${file} exited with ${code ?? signal}`));
     });
-  });
-}
-
-/** Stops a child and waits for it (SIGKILL after 5 s). */
-export function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
   });
 }
 

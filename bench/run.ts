@@ -12,10 +12,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type Emulator, freePort, startDynamoDbLocal } from '../local/emulators.js';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  type Emulator,
+  ensureLocalTable,
+  freePort,
+  localDynamoClient,
+  startDynamoDbLocal,
+} from '../local/emulators.js';
 import { LOCAL, localEnv } from '../local/runtime.js';
-import { ensureTable } from '../shared/store/table.js';
 import { runTs, stopAllChildren } from './children.js';
 import { coldStart } from './cold-start.js';
 import { costPerMillion } from './cost.js';
@@ -33,22 +38,8 @@ const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 const log = (line: string) => console.log(`[bench ${elapsed()}] ${line}`);
 
-async function createTable(endpoint: string, name: string): Promise<void> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: LOCAL.region,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  await ensureTable(client, name);
-  client.destroy();
-}
-
 async function dropTable(endpoint: string, name: string): Promise<void> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: LOCAL.region,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = localDynamoClient(endpoint);
   await client.send(new DeleteTableCommand({ TableName: name }));
   client.destroy();
 }
@@ -91,7 +82,7 @@ async function main(): Promise<void> {
     log(`DynamoDB Local on ${dynamo.endpoint}`);
     const suffix = `${Date.now().toString(36)}`;
     const tables = { inProcess: `bench-in-process-${suffix}`, runtime: `bench-runtime-${suffix}` };
-    await Promise.all(Object.values(tables).map((t) => createTable(dynamo!.endpoint, t)));
+    await Promise.all(Object.values(tables).map((t) => ensureLocalTable(dynamo!.endpoint, t)));
     const handlerEnv = (table: string) => ({
       ...baseEnv,
       ...localEnv({

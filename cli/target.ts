@@ -1,10 +1,15 @@
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type Emulator, ensureBucket, freePort, startDynamoDbLocal, startS3 } from '../local/emulators.js';
+import {
+  type Emulator,
+  ensureBucket,
+  ensureLocalTable,
+  freePort,
+  startDynamoDbLocal,
+  startS3,
+} from '../local/emulators.js';
 import { dataDir, LOCAL, localEnv, readRuntime } from '../local/runtime.js';
 import { config } from '../shared/config.js';
 import { createDb, type Db } from '../shared/store/db.js';
-import { ensureTable } from '../shared/store/table.js';
 
 /** Where `idm` reads and writes, and how to let go of it afterwards. */
 export interface Target {
@@ -39,13 +44,7 @@ export async function openTarget(options: { needS3: boolean }): Promise<Target> 
   try {
     const dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir: join(dir, 'dynamodb') });
     emulators.push(dynamo);
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: LOCAL.region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await ensureTable(client, LOCAL.table);
-    client.destroy();
+    await ensureLocalTable(dynamo.endpoint, LOCAL.table);
     let s3Endpoint = '';
     if (options.needS3) {
       const s3 = await startS3({ port: await freePort(), dataDir: join(dir, 's3') });

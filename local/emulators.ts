@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { ensureTable } from '../shared/store/table.js';
+import { LOCAL } from './runtime.js';
 
 const require = createRequire(import.meta.url);
 
@@ -83,12 +85,7 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
     stderr += String(chunk);
   });
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  const client = localDynamoClient(endpoint, 1);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
@@ -111,7 +108,8 @@ export async function startDynamoDbLocal(options: { port: number; dataDir?: stri
   return { endpoint, stop: () => stopChild(child) };
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** Stops a child process and waits for it to exit (SIGTERM, then SIGKILL after 5 s). */
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -121,6 +119,26 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+/** A DynamoDB client for a local endpoint (dummy credentials; DynamoDB Local runs with -sharedDb). */
+export function localDynamoClient(endpoint: string, maxAttempts?: number): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: LOCAL.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    ...(maxAttempts ? { maxAttempts } : {}),
+  });
+}
+
+/** Creates a table on a local DynamoDB endpoint when it is missing. */
+export async function ensureLocalTable(endpoint: string, table: string): Promise<void> {
+  const client = localDynamoClient(endpoint);
+  try {
+    await ensureTable(client, table);
+  } finally {
+    client.destroy();
+  }
 }
 
 /** Starts s3rver (an S3-compatible server) on 127.0.0.1 with objects under `dataDir`. */

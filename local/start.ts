@@ -5,11 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ensureTable } from '../shared/store/table.js';
 import {
   type Emulator,
   ensureBucket,
+  ensureLocalTable,
   portFree,
   StartupError,
   startDynamoDbLocal,
@@ -63,13 +62,7 @@ async function main(): Promise<void> {
     Object.assign(process.env, env, { IDM_INSECURE_COOKIES: process.env.IDM_INSECURE_COOKIES ?? 'true' });
     process.env.IDM_LOG_LEVEL ??= 'WARN';
 
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: LOCAL.region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await ensureTable(client, LOCAL.table);
-    client.destroy();
+    await ensureLocalTable(dynamo.endpoint, LOCAL.table);
     await ensureBucket(s3.endpoint, LOCAL.logoBucket);
 
     const portalDir = join(process.cwd(), 'portal', 'dist');

@@ -1,23 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { ensureBucket } from '../../local/emulators.js';
-import { LOCAL, localEnv } from '../../local/runtime.js';
+import { ensureBucket, ensureLocalTable } from '../../local/emulators.js';
+import { localEnv } from '../../local/runtime.js';
 import { createDb, type Db } from '../../shared/store/db.js';
-import { ensureTable } from '../../shared/store/table.js';
 
 /** A fresh table on the run's DynamoDB Local, for one test file. */
 export async function testDb(): Promise<Db> {
   const endpoint = inject('dynamodbEndpoint');
   const table = `t-${randomUUID()}`;
-  const client = new DynamoDBClient({
-    endpoint,
-    region: LOCAL.region,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  await ensureTable(client, table);
-  client.destroy();
+  await ensureLocalTable(endpoint, table);
   return createDb({ table, endpoint });
 }
 
