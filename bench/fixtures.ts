@@ -17,12 +17,13 @@ import { authorize } from '../shared/store/authorizations.js';
 import { putConsent } from '../shared/store/consents.js';
 import type { Db } from '../shared/store/db.js';
 import { keys } from '../shared/store/keys.js';
-import { nextIds, nowSeconds } from '../shared/store/ops.js';
+import { nextIds } from '../shared/store/ops.js';
 import { createOrganization } from '../shared/store/organizations.js';
 import { createPermission, setRolePermission } from '../shared/store/roles.js';
 import { createSession } from '../shared/store/sessions.js';
 import { putCode, putTokens } from '../shared/store/tokens.js';
 import type { User } from '../shared/store/users.js';
+import { nowSeconds } from '../shared/time.js';
 import { basic, form, invoke } from './invoke.js';
 
 export const PASSWORD = 'bench password 1';

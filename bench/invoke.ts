@@ -2,9 +2,9 @@
  * Invokes a route's handler in this process, as Lambda would, with the payload 2.0 event the
  * local server builds (local/event.ts). Handlers are imported once and stay warm.
  */
-import { randomUUID } from 'node:crypto';
-import { buildEvent, lambdaContext } from '../local/event.js';
-import type { HttpHandler, HttpResult } from '../shared/http/types.js';
+import { buildEvent } from '../local/event.js';
+import { invokeRoute } from '../local/handlers.js';
+import type { HttpResult } from '../shared/http/types.js';
 import { compileRoutes, matchRoute } from '../shared/routes.js';
 
 export interface BenchRequest {
@@ -16,22 +16,11 @@ export interface BenchRequest {
 }
 
 const compiled = compileRoutes();
-const handlers = new Map<string, Promise<HttpHandler>>();
 
 export function routeFor(method: string, url: string) {
   const match = matchRoute(compiled, method, url.split('?')[0]!);
   if (!match || !('route' in match)) throw new Error(`no route for ${method} ${url}`);
   return match;
-}
-
-function handlerOf(fn: string): Promise<HttpHandler> {
-  let loaded = handlers.get(fn);
-  if (!loaded) {
-    // `fn` comes from the route table.
-    loaded = import(`../functions/${fn}.ts`).then((m: { handler: HttpHandler }) => m.handler);
-    handlers.set(fn, loaded);
-  }
-  return loaded;
 }
 
 export async function invoke(request: BenchRequest): Promise<HttpResult> {
@@ -48,8 +37,7 @@ export async function invoke(request: BenchRequest): Promise<HttpResult> {
     route,
     params,
   );
-  const handler = await handlerOf(route.fn);
-  return handler(event, lambdaContext(route.fn, randomUUID()));
+  return invokeRoute(route, event);
 }
 
 /** A form body for the token endpoint. */

@@ -7,14 +7,13 @@
 import { StartupError } from '../local/emulators.js';
 import { config } from '../shared/config.js';
 import { registerUser } from '../shared/domain/accounts.js';
-import { registerApplication, validApplication } from '../shared/domain/applications.js';
-import * as v from '../shared/domain/validate.js';
+import { registerApplication } from '../shared/domain/applications.js';
+import { addPermission, addRole, switchPermission } from '../shared/domain/catalogue.js';
+import { newOrganization, putMember } from '../shared/domain/organizations.js';
+import { addGrantee, userOwner } from '../shared/domain/portal-views.js';
+import { applicationFields, memberRole } from '../shared/domain/validate.js';
 import { AppError } from '../shared/errors.js';
-import { authorize } from '../shared/store/authorizations.js';
 import type { Db } from '../shared/store/db.js';
-import { createOrganization, type MemberRole, setMember } from '../shared/store/organizations.js';
-import { createPermission, createRole, setRolePermission } from '../shared/store/roles.js';
-import { requireUser } from '../shared/store/users.js';
 import { type FlagSpecs, type Flags, parseFlags, UsageError } from './args.js';
 import { eventFor, invoke, routeOf } from './invoke.js';
 import { openTarget } from './target.js';
@@ -78,14 +77,9 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
         callbackUrl: f.callback,
         grantTypes: f['grant-types'],
       };
-      validApplication(input); // bad input is reported before any read or write
-      const user = await requireUser(db, f.owner);
+      applicationFields(input); // bad input is reported before any read or write
       // The store gives the owner the Provider role in the same transaction.
-      const { app, roles, clientSecret } = await registerApplication(
-        db,
-        { kind: 'user', userId: user.id, actorId: user.actorId },
-        input,
-      );
+      const { app, roles, clientSecret } = await registerApplication(db, await userOwner(db, f.owner), input);
       return {
         id: app.id,
         clientId: app.clientId,
@@ -107,11 +101,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
       description: { kind: 'string' },
     },
     async run(db, f) {
-      const org = await createOrganization(db, {
-        name: v.text(f.name, 'name', { max: 100 }),
-        description: v.optionalText(f.description, 'description', 1000),
-        ownerUserId: f.owner,
-      });
+      const org = await newOrganization(db, f.owner, { name: f.name, description: f.description });
       return { id: org.id, actorId: org.actorId, name: org.name, description: org.description };
     },
   }),
@@ -124,11 +114,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
       role: { kind: 'string' },
     },
     async run(db, f) {
-      const role = f.role ?? 'member';
-      if (role !== 'member' && role !== 'owner') {
-        throw new UsageError(`--role must be member or owner, got "${role}".`);
-      }
-      const m = await setMember(db, f.org, f.user, role as MemberRole);
+      const m = await putMember(db, f.org, f.user, memberRole(f.role ?? 'member'));
       return { orgId: m.orgId, userId: m.userId, role: m.role };
     },
   }),
@@ -137,7 +123,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
     usage: 'role create --app <appId> --name N',
     flags: { app: { kind: 'id', required: true }, name: { kind: 'string', required: true } },
     async run(db, f) {
-      const role = await createRole(db, f.app, v.text(f.name, 'name', { max: 64 }));
+      const role = await addRole(db, f.app, f.name);
       return { id: role.id, name: role.name };
     },
   }),
@@ -152,11 +138,11 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
       description: { kind: 'string' },
     },
     async run(db, f) {
-      const p = await createPermission(db, f.app, {
-        name: v.text(f.name, 'name', { max: 100 }),
-        description: v.optionalText(f.description, 'description', 1000),
-        verb: v.httpVerb(f.verb),
-        path: v.resourcePath(f.path),
+      const p = await addPermission(db, f.app, {
+        name: f.name,
+        description: f.description,
+        verb: f.verb,
+        path: f.path,
       });
       return { id: p.id, name: p.name, description: p.description, verb: p.verb, path: p.path };
     },
@@ -172,7 +158,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
     },
     async run(db, f) {
       const on = !f.off;
-      await setRolePermission(db, f.app, f.role, f.permission, on);
+      await switchPermission(db, f.app, f.role, f.permission, on);
       return { appId: f.app, roleId: f.role, permissionId: f.permission, on };
     },
   }),
@@ -191,7 +177,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
       }
       const grantee =
         f.user !== undefined ? { kind: 'user' as const, id: f.user } : { kind: 'org' as const, id: f.org! };
-      await authorize(db, f.app, grantee, f.role);
+      await addGrantee(db, f.app, grantee, f.role);
       return {
         appId: f.app,
         ...(grantee.kind === 'user' ? { userId: grantee.id } : { orgId: grantee.id }),

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { buildEvent, lambdaContext } from '../local/event.js';
-import type { HttpEvent, HttpHandler, HttpResult } from '../shared/http/types.js';
+import { buildEvent } from '../local/event.js';
+import { invokeRoute } from '../local/handlers.js';
+import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { compileRoutes, matchRoute, type Route, routes } from '../shared/routes.js';
 import { UsageError } from './args.js';
 
@@ -98,8 +98,7 @@ export async function eventFor(route: Route, flags: RequestFlags): Promise<HttpE
 }
 
 /** Runs the function's handler once, in this process, as Lambda would. */
-export async function invoke(route: Route, event: HttpEvent): Promise<HttpResult> {
-  // `route.fn` comes from the route table (checked by routeOf), never from free text.
-  const mod = (await import(`../functions/${route.fn}.ts`)) as { handler: HttpHandler };
-  return mod.handler(event, lambdaContext(route.fn, event.requestContext?.requestId ?? randomUUID()));
+export function invoke(route: Route, event: HttpEvent): Promise<HttpResult> {
+  // `route` comes from the route table (checked by routeOf), never from free text.
+  return invokeRoute(route, event);
 }

@@ -1,21 +1,17 @@
 import { requireAuthorizer } from '../shared/domain/permissions-policy.js';
 import { changeGrantee, granteeFromPath, roleOf } from '../shared/domain/portal-views.js';
 import { positiveInt } from '../shared/domain/validate.js';
-import { portalHandler } from '../shared/http/portal.js';
+import { endpoint } from '../shared/http/handler.js';
 import { jsonBody, pathParam } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
-import { db } from '../shared/store/db.js';
 
 /** PUT /api/applications/{id}/authorizations/{kind}/{granteeId} `{roleId}`: change the role (Provider or Purchaser). */
-export const handler = portalHandler(
-  'PUT /api/applications/{id}/authorizations/{kind}/{granteeId}',
-  async (event, session) => {
-    const appId = positiveInt(pathParam(event, 'id'), 'id');
-    const grantee = granteeFromPath(pathParam(event, 'kind'), pathParam(event, 'granteeId'));
-    const body = jsonBody(event);
-    const { partition } = await requireAuthorizer(db(), session.userId, appId);
-    const roleId = roleOf(partition, appId, body.roleId);
-    await changeGrantee(db(), appId, grantee, roleId);
-    return json(200, { kind: grantee.kind, id: grantee.id, roleId });
-  },
-);
+export const handler = endpoint('api-authorization-update', async ({ db, event, session }) => {
+  const appId = positiveInt(pathParam(event, 'id'), 'id');
+  const grantee = granteeFromPath(pathParam(event, 'kind'), pathParam(event, 'granteeId'));
+  const body = jsonBody(event);
+  const { catalogue } = await requireAuthorizer(db, session.userId, appId);
+  const roleId = roleOf(catalogue, body.roleId);
+  await changeGrantee(db, appId, grantee, roleId);
+  return json(200, { kind: grantee.kind, id: grantee.id, roleId });
+});

@@ -1,19 +1,15 @@
+import { dropMember } from '../shared/domain/organizations.js';
 import { requireOwner } from '../shared/domain/permissions-policy.js';
 import { positiveInt } from '../shared/domain/validate.js';
-import { portalHandler } from '../shared/http/portal.js';
+import { endpoint } from '../shared/http/handler.js';
 import { pathParam } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
-import { db } from '../shared/store/db.js';
-import { removeMember } from '../shared/store/organizations.js';
 
 /** DELETE /api/organizations/{id}/members/{userId}: owners only; the last owner cannot be removed (400). */
-export const handler = portalHandler(
-  'DELETE /api/organizations/{id}/members/{userId}',
-  async (event, session) => {
-    const orgId = positiveInt(pathParam(event, 'id'), 'id');
-    const userId = positiveInt(pathParam(event, 'userId'), 'userId');
-    await requireOwner(db(), orgId, session.userId);
-    await removeMember(db(), orgId, userId);
-    return json(200, { userId, removed: true });
-  },
-);
+export const handler = endpoint('api-member-delete', async ({ db, event, session }) => {
+  const orgId = positiveInt(pathParam(event, 'id'), 'id');
+  const userId = positiveInt(pathParam(event, 'userId'), 'userId');
+  await requireOwner(db, orgId, session.userId);
+  await dropMember(db, orgId, userId);
+  return json(200, { userId, removed: true });
+});

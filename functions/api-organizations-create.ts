@@ -1,17 +1,11 @@
-import { optionalText, text } from '../shared/domain/validate.js';
-import { portalHandler } from '../shared/http/portal.js';
+import { newOrganization } from '../shared/domain/organizations.js';
+import { endpoint } from '../shared/http/handler.js';
 import { jsonBody } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
-import { db } from '../shared/store/db.js';
-import { createOrganization } from '../shared/store/organizations.js';
 
 /** POST /api/organizations `{name, description}`: the creator becomes its owner. */
-export const handler = portalHandler('POST /api/organizations', async (event, session) => {
+export const handler = endpoint('api-organizations-create', async ({ db, event, session }) => {
   const body = jsonBody(event);
-  const org = await createOrganization(db(), {
-    name: text(body.name, 'name', { max: 64 }),
-    description: optionalText(body.description, 'description', 500),
-    ownerUserId: session.userId,
-  });
+  const org = await newOrganization(db, session.userId, { name: body.name, description: body.description });
   return json(201, { organization: { id: org.id, name: org.name, description: org.description } });
 });

@@ -1,23 +1,19 @@
+import { switchPermission } from '../shared/domain/catalogue.js';
 import { requireProvider } from '../shared/domain/permissions-policy.js';
 import { positiveInt } from '../shared/domain/validate.js';
 import { invalid } from '../shared/errors.js';
-import { portalHandler } from '../shared/http/portal.js';
+import { endpoint } from '../shared/http/handler.js';
 import { jsonBody, pathParam } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
-import { db } from '../shared/store/db.js';
-import { setRolePermission } from '../shared/store/roles.js';
 
 /** PUT /api/applications/{id}/roles/{roleId}/permissions/{permissionId} `{on: boolean}` (Provider only). */
-export const handler = portalHandler(
-  'PUT /api/applications/{id}/roles/{roleId}/permissions/{permissionId}',
-  async (event, session) => {
-    const appId = positiveInt(pathParam(event, 'id'), 'id');
-    const roleId = positiveInt(pathParam(event, 'roleId'), 'roleId');
-    const permissionId = positiveInt(pathParam(event, 'permissionId'), 'permissionId');
-    const on = jsonBody(event).on;
-    if (typeof on !== 'boolean') throw invalid('on must be true or false.', 'on');
-    await requireProvider(db(), session.userId, appId);
-    await setRolePermission(db(), appId, roleId, permissionId, on);
-    return json(200, { roleId, permissionId, on });
-  },
-);
+export const handler = endpoint('api-role-permission-set', async ({ db, event, session }) => {
+  const appId = positiveInt(pathParam(event, 'id'), 'id');
+  const roleId = positiveInt(pathParam(event, 'roleId'), 'roleId');
+  const permissionId = positiveInt(pathParam(event, 'permissionId'), 'permissionId');
+  const on = jsonBody(event).on;
+  if (typeof on !== 'boolean') throw invalid('on must be true or false.', 'on');
+  await requireProvider(db, session.userId, appId);
+  await switchPermission(db, appId, roleId, permissionId, on);
+  return json(200, { roleId, permissionId, on });
+});

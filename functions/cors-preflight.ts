@@ -1,12 +1,12 @@
-import { corsMethods } from '../shared/http/cors.js';
-import { httpHandler } from '../shared/http/handler.js';
+import { endpoint } from '../shared/http/handler.js';
 import type { HttpResult } from '../shared/http/types.js';
+import { corsMethods } from '../shared/routes.js';
 
 /**
  * OPTIONS for every CORS-enabled path (Fetch standard preflight): which methods and request
  * headers a cross-origin caller may use. No credentials are ever allowed.
  */
-export const handler = httpHandler('OPTIONS (CORS preflight)', async (event): Promise<HttpResult> => {
+export const handler = endpoint('cors-preflight', async ({ event }): Promise<HttpResult> => {
   const methods = corsMethods(event.rawPath);
   if (methods.length === 0) return { statusCode: 404, headers: {}, body: '' };
   return {

@@ -1,6 +1,9 @@
-import { routeHandler } from '../shared/http/cors.js';
+import { endpoint } from '../shared/http/handler.js';
+import { authorizeResponse } from '../shared/http/pages/oauth-pages.js';
+import { formBody } from '../shared/http/request.js';
 import { authorizeDecision } from '../shared/oauth/authorize-endpoint.js';
-import { db } from '../shared/store/db.js';
 
 /** POST /oauth2/authorize: the Allow / Deny of the consent page. No CORS. */
-export const handler = routeHandler('POST /oauth2/authorize', (event) => authorizeDecision(db(), event));
+export const handler = endpoint('oauth2-authorize-decision', async (context) =>
+  authorizeResponse(await authorizeDecision(context, formBody(context.event))),
+);

@@ -1,8 +1,9 @@
-import { routeHandler } from '../shared/http/cors.js';
+import { endpoint } from '../shared/http/handler.js';
+import { requestOrigin } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
 import { serverMetadata } from '../shared/oauth/metadata.js';
 
 /** GET /.well-known/oauth-authorization-server (RFC 8414). No table access. */
-export const handler = routeHandler('GET /.well-known/oauth-authorization-server', async (event) =>
-  json(200, serverMetadata(event), { 'cache-control': 'public, max-age=300' }),
+export const handler = endpoint('oauth2-metadata', async ({ event }) =>
+  json(200, serverMetadata(requestOrigin(event)), { 'cache-control': 'public, max-age=300' }),
 );

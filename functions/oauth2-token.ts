@@ -1,6 +1,9 @@
-import { routeHandler } from '../shared/http/cors.js';
+import { endpoint } from '../shared/http/handler.js';
+import { formBody, header } from '../shared/http/request.js';
+import { noStoreJson } from '../shared/http/response.js';
 import { tokenEndpoint } from '../shared/oauth/token-endpoint.js';
-import { db } from '../shared/store/db.js';
 
 /** POST /oauth2/token (RFC 6749 §3.2): every grant but the implicit one. */
-export const handler = routeHandler('POST /oauth2/token', (event) => tokenEndpoint(db(), event));
+export const handler = endpoint('oauth2-token', async ({ db, event }) =>
+  noStoreJson(await tokenEndpoint(db, formBody(event), header(event, 'authorization'))),
+);

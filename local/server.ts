@@ -4,9 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, resolve, sep } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { PAGE_CSP, SECURITY_HEADERS } from '../shared/http/security-headers.js';
-import type { HttpHandler } from '../shared/http/types.js';
 import { compileRoutes, matchRoute } from '../shared/routes.js';
-import { lambdaContext, toEvent, writeResult } from './event.js';
+import { toEvent, writeResult } from './event.js';
+import { invokeRoute } from './handlers.js';
 
 /** API Gateway's payload limit; a larger body is refused before any handler runs. */
 const MAX_BODY = 10 * 1024 * 1024;
@@ -30,19 +30,6 @@ export interface LocalServerOptions {
   logoBucket: string;
   /** Writes one line per request; silent when omitted. */
   log?: (line: string) => void;
-}
-
-const handlers = new Map<string, Promise<HttpHandler>>();
-
-/** Loads a route's handler module once, as a Lambda container would keep it warm. */
-function loadHandler(fn: string): Promise<HttpHandler> {
-  let loaded = handlers.get(fn);
-  if (!loaded) {
-    // `fn` comes from the route table, never from the request.
-    loaded = import(`../functions/${fn}.ts`).then((m: { handler: HttpHandler }) => m.handler);
-    handlers.set(fn, loaded);
-  }
-  return loaded;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
@@ -161,9 +148,7 @@ export function createLocalServer(options: LocalServerOptions): Server {
           });
           return;
         }
-        const event = toEvent(req, body, match.route, match.params);
-        const handler = await loadHandler(match.route.fn);
-        const result = await handler(event, lambdaContext(match.route.fn, event.requestContext.requestId));
+        const result = await invokeRoute(match.route, toEvent(req, body, match.route, match.params));
         writeResult(res, result);
         return;
       }

@@ -6,16 +6,38 @@
 export type TableAccess = 'none' | 'read' | 'write';
 export type BucketAccess = 'none' | 'read' | 'write';
 
+/**
+ * Who may call a route, applied by the handler factory (shared/http/handler.ts) before the
+ * function runs:
+ * - `none`: anyone; a function that authenticates a client itself (the token endpoint) says so.
+ * - `bearer`: an OAuth access token (RFC 6750 §2.1 header or §2.3 query), read from the table.
+ * - `session`: a portal session cookie (401 without), and the session's CSRF token in
+ *   `X-CSRF-Token` for every method but GET, HEAD and OPTIONS (403 without).
+ * - `optional-session`: the session if the cookie names a live one; its read overlaps the
+ *   function's own first read (one round trip, not two).
+ */
+export type Auth = 'none' | 'bearer' | 'session' | 'optional-session';
+
 export interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   /** API Gateway path syntax: `{name}` is one path segment. */
   path: string;
   /** File name under functions/ (without .ts) and the Lambda's logical name. */
   fn: string;
+  auth: Auth;
   table: TableAccess;
   logos: BucketAccess;
-  /** Browser apps on other origins may call it (RFC 6750 tokens never travel in cookies). */
-  cors?: boolean;
+  /**
+   * Browser apps on other origins may call it (RFC 6750 tokens never travel in cookies). `true`
+   * also derives its OPTIONS preflight route; `simple` is for a GET that browsers send without a
+   * preflight (no Authorization or other non-safelisted header, Fetch standard §3.2.2).
+   */
+  cors?: true | 'simple';
+  /**
+   * How errors are shown: JSON (`{error, error_description}`) by default; `page` for the
+   * authorization endpoint, which a browser navigates to (an HTML page when it asks for HTML).
+   */
+  errors?: 'json' | 'page';
   /** Lambda memory in MB; more memory also buys CPU (bcrypt, sharp). */
   memory?: number;
   timeoutSeconds?: number;
@@ -23,35 +45,89 @@ export interface Route {
   x86?: boolean;
 }
 
-export const routes: readonly Route[] = [
+// One line per route; `satisfies` keeps each entry's literal types, so a function's context is
+// typed by its own route's `auth` (shared/http/handler.ts).
+const declared = [
   {
     method: 'GET',
     path: '/v2/ServiceProviderConfigs',
     fn: 'scim-service-provider-configs',
+    auth: 'none',
     table: 'read',
     logos: 'none',
   },
-  // Portal API (issue 4): session + CSRF in shared/http/portal.ts. Every route writes: reading the
-  // session slides its expiry.
-  { method: 'GET', path: '/api/session', fn: 'api-session-get', table: 'write', logos: 'none' },
+  // Portal API. Every route writes: reading the session slides its expiry.
+  {
+    method: 'GET',
+    path: '/api/session',
+    fn: 'api-session-get',
+    auth: 'optional-session',
+    table: 'write',
+    logos: 'none',
+  },
   {
     method: 'POST',
     path: '/api/session',
     fn: 'api-session-create',
+    auth: 'optional-session',
     table: 'write',
     logos: 'none',
     memory: 1024,
   },
-  { method: 'DELETE', path: '/api/session', fn: 'api-session-delete', table: 'write', logos: 'none' },
-  { method: 'PUT', path: '/api/session/acting', fn: 'api-session-acting', table: 'write', logos: 'none' },
-  { method: 'POST', path: '/api/users', fn: 'api-users-create', table: 'write', logos: 'none', memory: 1024 },
-  { method: 'GET', path: '/api/applications', fn: 'api-applications-list', table: 'write', logos: 'none' },
-  { method: 'POST', path: '/api/applications', fn: 'api-applications-create', table: 'write', logos: 'none' },
-  { method: 'GET', path: '/api/applications/{id}', fn: 'api-application-get', table: 'write', logos: 'none' },
+  {
+    method: 'DELETE',
+    path: '/api/session',
+    fn: 'api-session-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'PUT',
+    path: '/api/session/acting',
+    fn: 'api-session-acting',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/users',
+    fn: 'api-users-create',
+    auth: 'none',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'GET',
+    path: '/api/applications',
+    fn: 'api-applications-list',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/applications',
+    fn: 'api-applications-create',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/{id}',
+    fn: 'api-application-get',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
   {
     method: 'PUT',
     path: '/api/applications/{id}',
     fn: 'api-application-update',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -59,6 +135,7 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/api/applications/{id}',
     fn: 'api-application-delete',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -66,6 +143,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/applications/{id}/secret',
     fn: 'api-application-secret',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -73,6 +151,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/applications/{id}/logo',
     fn: 'api-application-logo',
+    auth: 'session',
     table: 'write',
     logos: 'write',
     memory: 1024,
@@ -82,6 +161,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/applications/{id}/roles',
     fn: 'api-roles-create',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -89,6 +169,7 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/api/applications/{id}/roles/{roleId}',
     fn: 'api-role-delete',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -96,6 +177,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/applications/{id}/permissions',
     fn: 'api-permissions-create',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -103,6 +185,7 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/api/applications/{id}/permissions/{permissionId}',
     fn: 'api-permission-delete',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -110,6 +193,7 @@ export const routes: readonly Route[] = [
     method: 'PUT',
     path: '/api/applications/{id}/roles/{roleId}/permissions/{permissionId}',
     fn: 'api-role-permission-set',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -117,6 +201,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/applications/{id}/authorizations',
     fn: 'api-authorizations-create',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -124,6 +209,7 @@ export const routes: readonly Route[] = [
     method: 'PUT',
     path: '/api/applications/{id}/authorizations/{kind}/{granteeId}',
     fn: 'api-authorization-update',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -131,14 +217,23 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/api/applications/{id}/authorizations/{kind}/{granteeId}',
     fn: 'api-authorization-delete',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
-  { method: 'GET', path: '/api/organizations', fn: 'api-organizations-list', table: 'write', logos: 'none' },
+  {
+    method: 'GET',
+    path: '/api/organizations',
+    fn: 'api-organizations-list',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
   {
     method: 'POST',
     path: '/api/organizations',
     fn: 'api-organizations-create',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -146,6 +241,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/organizations/{id}',
     fn: 'api-organization-get',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -153,6 +249,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/organizations/{id}/members',
     fn: 'api-members-create',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -160,6 +257,7 @@ export const routes: readonly Route[] = [
     method: 'PUT',
     path: '/api/organizations/{id}/members/{userId}',
     fn: 'api-member-update',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
@@ -167,15 +265,27 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/api/organizations/{id}/members/{userId}',
     fn: 'api-member-delete',
+    auth: 'session',
     table: 'write',
     logos: 'none',
   },
-  // OAuth 2.0 + Keyrock lookups (issue 3). CORS per route (shared/http/cors.ts); OPTIONS share one function.
-  { method: 'GET', path: '/oauth2/authorize', fn: 'oauth2-authorize', table: 'write', logos: 'none' },
+  // OAuth 2.0 and the Keyrock lookups. The token and revocation endpoints authenticate the client
+  // themselves (RFC 6749 §2.3), in the same read as the grant's items.
+  {
+    method: 'GET',
+    path: '/oauth2/authorize',
+    fn: 'oauth2-authorize',
+    auth: 'optional-session',
+    errors: 'page',
+    table: 'write',
+    logos: 'none',
+  },
   {
     method: 'POST',
     path: '/oauth2/authorize',
     fn: 'oauth2-authorize-decision',
+    auth: 'optional-session',
+    errors: 'page',
     table: 'write',
     logos: 'none',
   },
@@ -183,18 +293,36 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/oauth2/token',
     fn: 'oauth2-token',
+    auth: 'none',
     table: 'write',
     logos: 'none',
     cors: true,
     memory: 1024,
   },
-  { method: 'POST', path: '/oauth2/revoke', fn: 'oauth2-revoke', table: 'write', logos: 'none', cors: true },
-  { method: 'GET', path: '/user', fn: 'user-info', table: 'read', logos: 'none', cors: true },
-  { method: 'GET', path: '/users/{id}', fn: 'users-get', table: 'read', logos: 'none', cors: true },
+  {
+    method: 'POST',
+    path: '/oauth2/revoke',
+    fn: 'oauth2-revoke',
+    auth: 'none',
+    table: 'write',
+    logos: 'none',
+    cors: true,
+  },
+  { method: 'GET', path: '/user', fn: 'user-info', auth: 'bearer', table: 'read', logos: 'none', cors: true },
+  {
+    method: 'GET',
+    path: '/users/{id}',
+    fn: 'users-get',
+    auth: 'bearer',
+    table: 'read',
+    logos: 'none',
+    cors: true,
+  },
   {
     method: 'GET',
     path: '/applications.json',
     fn: 'applications-json',
+    auth: 'bearer',
     table: 'read',
     logos: 'none',
     cors: true,
@@ -203,37 +331,57 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/.well-known/oauth-authorization-server',
     fn: 'oauth2-metadata',
+    auth: 'none',
     table: 'none',
     logos: 'none',
-    cors: true,
+    cors: 'simple',
   },
-  {
+] as const satisfies readonly Route[];
+
+/** The function that answers every CORS preflight. */
+export const PREFLIGHT_FN = 'cors-preflight';
+
+/** The preflight route (Fetch standard) of every path that has a CORS-enabled route. */
+function preflights(list: readonly Route[]): Route[] {
+  const paths = [...new Set(list.filter((r) => r.cors === true).map((r) => r.path))];
+  return paths.map((path) => ({
     method: 'OPTIONS',
-    path: '/oauth2/token',
-    fn: 'cors-preflight',
+    path,
+    fn: PREFLIGHT_FN,
+    auth: 'none',
     table: 'none',
     logos: 'none',
     cors: true,
-  },
-  {
-    method: 'OPTIONS',
-    path: '/oauth2/revoke',
-    fn: 'cors-preflight',
-    table: 'none',
-    logos: 'none',
-    cors: true,
-  },
-  { method: 'OPTIONS', path: '/user', fn: 'cors-preflight', table: 'none', logos: 'none', cors: true },
-  { method: 'OPTIONS', path: '/users/{id}', fn: 'cors-preflight', table: 'none', logos: 'none', cors: true },
-  {
-    method: 'OPTIONS',
-    path: '/applications.json',
-    fn: 'cors-preflight',
-    table: 'none',
-    logos: 'none',
-    cors: true,
-  },
-];
+  }));
+}
+
+/** Every route served: the declared ones and their derived preflights. */
+export const routes: readonly Route[] = [...declared, ...preflights(declared)];
+
+/** A function's name, for the handler factory: only names the route table declares. */
+export type RouteFn = (typeof declared)[number]['fn'] | typeof PREFLIGHT_FN;
+/** The declared route a function serves (its literal type, for the function's context). */
+export type RouteOf<F extends RouteFn> = F extends typeof PREFLIGHT_FN
+  ? { auth: 'none' }
+  : Extract<(typeof declared)[number], { fn: F }>;
+
+/** The routes a function serves: one for every function but the preflight. */
+export function routesOf(fn: string): Route[] {
+  return routes.filter((r) => r.fn === fn);
+}
+
+/** The methods the route table serves at a path with CORS enabled, for a preflight's answer. */
+export function corsMethods(path: string): string[] {
+  const parts = path.split('/');
+  return routes
+    .filter((r) => r.cors && r.method !== 'OPTIONS')
+    .filter((r) => {
+      const segs = r.path.split('/');
+      return segs.length === parts.length && segs.every((s, i) => s.startsWith('{') || s === parts[i]);
+    })
+    .map((r) => r.method);
+}
+
 /** Splits a route path into literal segments and `{param}` segments once, for matching. */
 export interface CompiledRoute extends Route {
   segments: { literal?: string; param?: string }[];

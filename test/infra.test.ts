@@ -401,6 +401,7 @@ describe('template hygiene', () => {
       method: 'GET',
       path: '/v2/Ghost',
       fn: 'no-such-function',
+      auth: 'none',
       table: 'read',
       logos: 'none',
     };

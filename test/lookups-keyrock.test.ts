@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../shared/crypto.js';
 import { authorize } from '../shared/store/authorizations.js';
-import { nowSeconds } from '../shared/store/ops.js';
 import { createOrganization, type Organization, setMember } from '../shared/store/organizations.js';
 import { createPermission, createRole, setRolePermission } from '../shared/store/roles.js';
 import { putTokens } from '../shared/store/tokens.js';
 import type { User } from '../shared/store/users.js';
+import { nowSeconds } from '../shared/time.js';
 import { basic, newApp, newUser, PASSWORD, postForm, type Registered } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 

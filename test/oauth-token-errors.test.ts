@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../shared/crypto.js';
-import { nowSeconds } from '../shared/store/ops.js';
 import { getCode, putCode, putTokens } from '../shared/store/tokens.js';
 import type { User } from '../shared/store/users.js';
+import { nowSeconds } from '../shared/time.js';
 import {
   authorizeLocation,
   basic,

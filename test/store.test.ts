@@ -6,7 +6,6 @@ import { AppError } from '../shared/errors.js';
 import {
   appIdsOfOrganization,
   appIdsOfUser,
-  applicationPartition,
   deleteApplication,
   getApplication,
   getClient,
@@ -270,7 +269,7 @@ describe('applications', () => {
       registerApplication(fresh, { kind: 'user', userId: 42, actorId: 42 }, appInput),
     );
     expect(error).toMatchObject({ kind: 'not_found', message: 'User 42 does not exist.' });
-    expect(await applicationPartition(fresh, 1)).toEqual([]);
+    expect(await queryPartition(fresh, keys.appPartition(1))).toEqual([]);
     expect(await queryPartition(fresh, keys.userPartition(42))).toEqual([]);
   });
 
@@ -308,7 +307,7 @@ describe('applications', () => {
     await deleteApplication(db, app.id);
     expect(await getApplication(db, app.id)).toBeUndefined();
     expect(await getClient(db, app.clientId)).toBeUndefined();
-    expect(await applicationPartition(db, app.id)).toEqual([]);
+    expect(await queryPartition(db, keys.appPartition(app.id))).toEqual([]);
     expect(await appIdsOfUser(db, owner.id)).toEqual([]);
     expect(await appIdsOfUser(db, other.id)).toEqual([]);
   });
@@ -372,7 +371,7 @@ describe('roles, permissions and switches', () => {
     await authorize(db, app.id, { kind: 'org', id: org.id }, role.id);
 
     const range = await queryPartitionFrom(db, keys.appPartition(app.id), keys.appCatalogueStart);
-    const whole = await applicationPartition(db, app.id);
+    const whole = await queryPartition(db, keys.appPartition(app.id));
     // Everything but the metadata and the organization authorizations, and nothing else.
     const expected = whole.filter((i) => i.type !== 'application' && i.type !== 'orgAuthorization');
     expect(range.map((i) => i.SK).sort()).toEqual(expected.map((i) => i.SK).sort());

@@ -1,10 +1,8 @@
 import bcrypt from 'bcryptjs';
-import { AppError } from '../errors.js';
+import { AppError, tooMany, unauthorized } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { clearFailures, guardState, isLocked, recordFailure } from '../store/guard.js';
-import { keys } from '../store/keys.js';
-import { batchGet } from '../store/ops.js';
-import { createUser, type User } from '../store/users.js';
+import { clearFailures, isLocked, recordFailure } from '../store/guard.js';
+import { type Credentials, createUser, getCredentials, type User } from '../store/users.js';
 import * as v from './validate.js';
 
 export interface SignUp {
@@ -58,36 +56,36 @@ const DUMMY_HASH = '$2b$10$dBvgERwUxvS4uNKdYSygWe3XfoldBeZsHS1qgYLr3A541xvXJVRL.
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 export const LOCKED_OUT = 'Too many failed sign-in attempts; try again in 15 minutes.';
 
-/** What a password check needs, fetched in one BatchGetItem (callers may add their own keys). */
-export function credentialKeys(email: string) {
-  return [keys.login(email), keys.guard(email)];
-}
+/** Why a password check failed; each caller answers in its own protocol's words. */
+export type PasswordCheck = { ok: true; userId: number } | { ok: false; reason: 'invalid' | 'locked' };
 
 /**
  * Checks an email and password, shared by the portal's sign-in and the OAuth password grant.
  * After 5 failures in 15 minutes the account is locked for 15 minutes and the password is not
- * checked at all. The error never says whether the email exists. Returns the user id.
- *
- * `prefetched` carries the items of `credentialKeys(email)` when the caller already read them in
- * its own batch (one round trip fewer).
+ * checked at all; a failure never says whether the email exists. `credentials` are the login
+ * and guard of the email when the caller already read them in its own batch (one round trip fewer).
  */
-export async function checkPassword(
+export async function verifyPassword(
   db: Db,
   emailInput: string,
   password: string,
-  prefetched?: Record<string, unknown>[],
-): Promise<number> {
+  credentials?: Credentials,
+): Promise<PasswordCheck> {
   const email = emailInput.trim().toLowerCase();
-  const items = prefetched ?? (email ? await batchGet(db, credentialKeys(email)) : []);
-  const login = items.find((i) => i.PK === keys.login(email).PK);
-  const guard = guardState(items.find((i) => i.PK === keys.guard(email).PK));
-  if (isLocked(guard)) throw new AppError('too_many', LOCKED_OUT);
-  const hash = (login?.passwordHash as string | undefined) ?? DUMMY_HASH;
-  const ok = (await bcrypt.compare(password, hash)) && !!login;
+  const { login, guard } = credentials ?? (email ? await getCredentials(db, email) : {});
+  if (isLocked(guard)) return { ok: false, reason: 'locked' };
+  const ok = (await bcrypt.compare(password, login?.passwordHash ?? DUMMY_HASH)) && !!login;
   if (!ok) {
     if (email) await recordFailure(db, email);
-    throw new AppError('unauthorized', INVALID_CREDENTIALS);
+    return { ok: false, reason: 'invalid' };
   }
   if (guard && guard.failures > 0) await clearFailures(db, email);
-  return login.userId as number;
+  return { ok: true, userId: login.userId };
+}
+
+/** The portal's sign-in check: the user id, or 401 / 429 in the portal's words. */
+export async function checkPassword(db: Db, email: string, password: string): Promise<number> {
+  const check = await verifyPassword(db, email, password);
+  if (check.ok) return check.userId;
+  throw check.reason === 'locked' ? tooMany(LOCKED_OUT) : unauthorized(INVALID_CREDENTIALS);
 }

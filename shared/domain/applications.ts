@@ -3,31 +3,14 @@ import { randomToken, sha256 } from '../crypto.js';
 import {
   type Application,
   createApplication,
+  deleteApplication,
   type Owner,
   type Role,
   setClientSecretHash,
+  updateApplication,
 } from '../store/applications.js';
 import type { Db } from '../store/db.js';
-import * as v from './validate.js';
-
-export interface ApplicationInput {
-  name: unknown;
-  description: unknown;
-  url: unknown;
-  callbackUrl: unknown;
-  grantTypes?: unknown;
-}
-
-export function validApplication(input: ApplicationInput) {
-  return {
-    name: v.text(input.name, 'name', { max: 100 }),
-    description: v.text(input.description, 'description', { max: 1000 }),
-    url: v.httpUrl(input.url, 'url'),
-    // RFC 6749 §3.1.2: the redirection endpoint URI MUST NOT include a fragment.
-    callbackUrl: v.httpUrl(input.callbackUrl, 'callbackUrl', { allowFragment: false }),
-    grantTypes: v.grantTypes(input.grantTypes),
-  };
-}
+import { type ApplicationInput, applicationFields } from './validate.js';
 
 /**
  * Registers an application for an owner (a user, or an organization acting through a member).
@@ -38,7 +21,7 @@ export async function registerApplication(
   owner: Owner,
   input: ApplicationInput,
 ): Promise<{ app: Application; roles: Role[]; clientSecret: string }> {
-  const fields = validApplication(input);
+  const fields = applicationFields(input);
   const clientSecret = randomToken(32);
   const { app, roles } = await createApplication(db, {
     ...fields,
@@ -47,6 +30,17 @@ export async function registerApplication(
     owner,
   });
   return { app, roles, clientSecret };
+}
+
+/** Edits an application; grant types the input leaves out stay as they are. */
+export function editApplication(db: Db, current: Application, input: ApplicationInput): Promise<Application> {
+  const fields = applicationFields({ ...input, grantTypes: input.grantTypes ?? current.grantTypes });
+  return updateApplication(db, current.id, fields);
+}
+
+/** Deletes an application with its roles, permissions and authorizations. */
+export function removeApplication(db: Db, appId: number): Promise<void> {
+  return deleteApplication(db, appId);
 }
 
 /** Issues a new client secret; the old one stops working at once. */

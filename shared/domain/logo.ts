@@ -1,5 +1,8 @@
 import sharp, { type Metadata } from 'sharp';
 import { invalid } from '../errors.js';
+import { type Application, setLogoKey } from '../store/applications.js';
+import type { Db } from '../store/db.js';
+import { deleteLogo, putLogo } from '../store/logos.js';
 
 /** What an uploaded logo may be. The declared Content-Type is never trusted. */
 export const MAX_LOGO_BYTES = 5 * 1024 * 1024;
@@ -91,4 +94,22 @@ export async function processLogo(bytes: Buffer, crop: CropBox | undefined): Pro
   } catch {
     throw invalid('The image could not be decoded; it may be damaged or too large.', 'logo');
   }
+}
+
+/**
+ * Replaces an application's logo: the processed image is stored under a fresh key, the
+ * application points at it, and only then is the old object dropped, so a reader never meets a
+ * logo key without its image. Returns the new key.
+ */
+export async function replaceLogo(
+  db: Db,
+  app: Application,
+  bytes: Buffer,
+  crop: CropBox | undefined,
+): Promise<string> {
+  const png = await processLogo(bytes, crop);
+  const key = await putLogo(app.id, png);
+  await setLogoKey(db, app.id, key);
+  if (app.logoKey) await deleteLogo(app.logoKey);
+  return key;
 }

@@ -1,42 +1,55 @@
-import { forbidden, invalid, notFound } from '../errors.js';
-import { invalidToken } from '../oauth/errors.js';
-import { applicationsByIds } from '../store/applications.js';
+import { forbidden, invalid, invalidToken, notFound } from '../errors.js';
+import { appIdsOfOrganization, appIdsOfUser, applicationsByIds } from '../store/applications.js';
 import type { Db } from '../store/db.js';
-import { keys } from '../store/keys.js';
-import { batchGet, type Item, queryGsi1, queryPartition, queryPartitionFrom } from '../store/ops.js';
+import { getMembership } from '../store/organizations.js';
 import type { TokenRecord } from '../store/tokens.js';
-import { decide } from './decisions.js';
-import { holdsAnyRole, userInApp, userInfoBody, userRecordBody } from './user-info.js';
+import { getActor } from '../store/users.js';
+import { decide, holdsAnyRole, type ResolvedRoles, resolveRoles } from './roles.js';
 import { positiveInt } from './validate.js';
 
 /**
- * What the lookups need about a user in an application, in at most two rounds:
- * 1. the user's partition (profile, memberships, direct authorizations) ‖ the application's role
- *    catalogue (permissions, roles, switches) — not its whole partition, whose organization
- *    authorizations grow with every organization in the application;
- * 2. only for a member of organizations: the roles each of those organizations holds in the
- *    application, one small Query per membership, in parallel.
- * So the work grows with what the answer carries, not with the size of the application.
+ * Keyrock's classic lookups. Round trips after the token's GetItem (docs/data-model.md): one for
+ * a user in no organization, two for a member of organizations (shared/store/access.ts).
  */
-async function lookupItems(db: Db, userId: number, appId: number): Promise<[Item[], Item[]]> {
-  const app = keys.appPartition(appId);
-  const [userItems, catalogue] = await Promise.all([
-    queryPartition(db, keys.userPartition(userId)),
-    queryPartitionFrom(db, app, keys.appCatalogueStart),
-  ]);
-  const orgIds = userItems
-    .filter((i) => (i.SK as string).startsWith(keys.membershipPrefix))
-    .map((i) => i.orgId as number);
-  const orgRoles = await Promise.all(
-    orgIds.map((orgId) => queryPartition(db, app, `${keys.orgAuthorizationPrefix}${orgId}#`)),
-  );
-  return [userItems, [...catalogue, ...orgRoles.flat()]];
+
+const role = (r: { id: number; name: string }) => ({ id: r.id, name: r.name });
+
+/** GET /user's body (Keyrock shape: organizations carry `name`, no actorId, no nickName). */
+function userInfoBody(r: ResolvedRoles) {
+  return {
+    id: r.user.id,
+    displayName: r.user.displayName,
+    email: r.user.email,
+    roles: r.direct.map(role),
+    organizations: r.memberships.map((m) => ({
+      id: m.membership.orgId,
+      name: m.membership.orgName,
+      roles: m.roles.map(role),
+    })),
+  };
+}
+
+/** GET /users/:id's body (Keyrock shape: with actorId and nickName; organizations carry displayName). */
+function userRecordBody(r: ResolvedRoles) {
+  return {
+    id: r.user.id,
+    actorId: r.user.actorId,
+    nickName: r.user.nickName,
+    displayName: r.user.displayName,
+    email: r.user.email,
+    roles: r.direct.map(role),
+    organizations: r.memberships.map((m) => ({
+      id: m.membership.orgId,
+      actorId: m.membership.orgActorId,
+      displayName: m.membership.orgName,
+      roles: m.roles.map(role),
+    })),
+  };
 }
 
 /**
  * GET /user (Keyrock): the token's user with roles in the token's application, and, with
- * action + resource, a permission decision. Round trips after the token's GetItem: one for a
- * user in no organization, two for a member of organizations (see lookupItems).
+ * action + resource, a permission decision.
  */
 export async function currentUser(db: Db, token: TokenRecord, query: Map<string, string>) {
   const action = query.get('action');
@@ -50,12 +63,11 @@ export async function currentUser(db: Db, token: TokenRecord, query: Map<string,
     throw invalidToken('The access token was not issued for application app_id.');
   }
   if (token.userId === undefined) return {}; // client credentials: no user (Keyrock answers {})
-  const [userItems, appItems] = await lookupItems(db, token.userId, token.appId);
-  const info = userInApp(userItems, appItems, token.appId);
-  if (!info) throw invalidToken('The user of this access token no longer exists.');
+  const resolved = await resolveRoles(db, token.userId, token.appId);
+  if (!resolved) throw invalidToken('The user of this access token no longer exists.');
   return {
-    ...userInfoBody(info),
-    ...(action !== undefined ? { authorization_decision: decide(info, action, resource!) } : {}),
+    ...userInfoBody(resolved),
+    ...(action !== undefined ? { authorization_decision: decide(resolved, action, resource!) } : {}),
   };
 }
 
@@ -67,47 +79,44 @@ export async function currentUser(db: Db, token: TokenRecord, query: Map<string,
 export async function userById(db: Db, token: TokenRecord, rawId: string) {
   if (!/^\d{1,15}$/.test(rawId)) throw invalid('The user id must be an integer.', 'id');
   const userId = positiveInt(rawId, 'id');
-  const [userItems, appItems] = await lookupItems(db, userId, token.appId);
-  const info = userInApp(userItems, appItems, token.appId);
-  if (!info || (token.userId !== userId && !holdsAnyRole(info))) {
+  const resolved = await resolveRoles(db, userId, token.appId);
+  if (!resolved || (token.userId !== userId && !holdsAnyRole(resolved))) {
     throw notFound(`User ${userId} does not exist.`);
   }
-  return userRecordBody(info);
+  return userRecordBody(resolved);
 }
 
 /**
  * GET /applications.json?actor_id=: the applications in which an actor (user or organization)
- * holds a role. The token's user must be that user, or a member of that organization.
+ * holds a role. The token's user must be that user, or a member of that organization. The token
+ * (already being read) and the actor are read in parallel: one round trip.
  */
 export async function applicationsOfActor(
   db: Db,
   rawActorId: string | undefined,
-  readToken: () => Promise<TokenRecord>,
+  pendingToken: Promise<TokenRecord>,
 ) {
   if (rawActorId === undefined || !/^\d{1,15}$/.test(rawActorId)) {
     throw invalid('actor_id is required and must be an integer.', 'actor_id');
   }
   const actorId = positiveInt(rawActorId, 'actor_id');
-  // The token and the actor are read in parallel: one round trip.
-  const [token, [actor]] = await Promise.all([readToken(), batchGet(db, [keys.actor(actorId)])]);
+  const [token, actor] = await Promise.all([pendingToken, getActor(db, actorId)]);
   if (!actor) throw notFound(`Actor ${actorId} does not exist.`);
-  const id = actor.id as number;
   let appIds: number[];
   if (actor.kind === 'user') {
-    if (token.userId !== id) throw forbidden('This token may only list its own user\u2019s applications.');
-    const items = await queryPartition(db, keys.userPartition(id), keys.userAuthorizationPrefix);
-    appIds = items.map((i) => i.appId as number);
+    if (token.userId !== actor.id)
+      throw forbidden('This token may only list its own user\u2019s applications.');
+    appIds = await appIdsOfUser(db, actor.id);
   } else {
     if (token.userId === undefined)
       throw forbidden('This token has no user, who must be a member of the organization.');
-    const [membership, authorizations] = await Promise.all([
-      batchGet(db, [keys.membership(id, token.userId)]),
-      queryGsi1(db, keys.orgAppsPartition(id)),
+    const [membership, orgAppIds] = await Promise.all([
+      getMembership(db, actor.id, token.userId),
+      appIdsOfOrganization(db, actor.id),
     ]);
-    if (membership.length === 0)
-      throw forbidden('The token\u2019s user is not a member of this organization.');
-    appIds = authorizations.map((i) => i.appId as number);
+    if (!membership) throw forbidden('The token\u2019s user is not a member of this organization.');
+    appIds = orgAppIds;
   }
-  const apps = await applicationsByIds(db, [...new Set(appIds)]);
+  const apps = await applicationsByIds(db, appIds);
   return apps.map((a) => ({ id: a.id, name: a.name, description: a.description, url: a.url }));
 }

@@ -1,10 +1,9 @@
 import { forbidden, notFound } from '../errors.js';
-import { type Application, type BuiltInRole, toApplication } from '../store/applications.js';
+import type { Application } from '../store/applications.js';
 import type { Db } from '../store/db.js';
-import { idFrom, keys } from '../store/keys.js';
-import type { Item } from '../store/ops.js';
-import { queryPartition } from '../store/ops.js';
-import { getMembership, type Membership, toMembership } from '../store/organizations.js';
+import { getMembership, type Membership } from '../store/organizations.js';
+import type { RoleCatalogue } from '../store/roles.js';
+import { builtInsHeld, resolveRoles } from './roles.js';
 
 /**
  * Who may do what in the portal. The API enforces these rules (403); the portal only uses the
@@ -17,53 +16,22 @@ import { getMembership, type Membership, toMembership } from '../store/organizat
  */
 export interface ApplicationAccess {
   app: Application;
-  /** Every item of the application's partition (roles, permissions, switches, org authorizations). */
-  partition: Item[];
-  memberships: Membership[];
-  builtIns: Set<BuiltInRole>;
+  /** The application's roles, permissions and switches (read for the check anyway). */
+  catalogue: RoleCatalogue;
   /** Provider: edit, delete, roles and permissions, secret, logo. */
   manage: boolean;
   /** Provider or Purchaser: authorize users and organizations. */
   authorize: boolean;
 }
 
-/**
- * Reads the application's partition and the user's partition in parallel (one round trip) and
- * works out which built-in roles the user holds, directly or through their organizations.
- */
+/** Asks the role resolver (shared/domain/roles.ts) which built-in roles the user holds. */
 export async function applicationAccess(db: Db, userId: number, appId: number): Promise<ApplicationAccess> {
-  const [partition, userItems] = await Promise.all([
-    queryPartition(db, keys.appPartition(appId)),
-    queryPartition(db, keys.userPartition(userId)),
-  ]);
-  const meta = partition.find((i) => i.SK === keys.application(appId).SK);
-  if (!meta) throw notFound(`Application ${appId} does not exist.`);
-  const memberships = userItems
-    .filter((i) => (i.SK as string).startsWith(keys.membershipPrefix))
-    .map(toMembership);
-  const orgIds = new Set(memberships.map((m) => m.orgId));
-  const heldRoleIds = new Set<number>();
-  const direct = `${keys.userAuthorizationPrefix}${appId}#`;
-  for (const item of userItems) {
-    const sk = item.SK as string;
-    if (sk.startsWith(direct)) heldRoleIds.add(item.roleId as number);
-  }
-  for (const item of partition) {
-    const sk = item.SK as string;
-    if (sk.startsWith(keys.orgAuthorizationPrefix) && orgIds.has(idFrom(sk, 1)))
-      heldRoleIds.add(item.roleId as number);
-  }
-  const builtIns = new Set<BuiltInRole>();
-  for (const item of partition) {
-    const sk = item.SK as string;
-    if (sk.startsWith(keys.rolePrefix) && item.builtIn && heldRoleIds.has(item.id as number))
-      builtIns.add(item.builtIn as BuiltInRole);
-  }
+  const resolved = await resolveRoles(db, userId, appId, { withApplication: true });
+  if (!resolved?.application) throw notFound(`Application ${appId} does not exist.`);
+  const builtIns = builtInsHeld(resolved);
   return {
-    app: toApplication(meta),
-    partition,
-    memberships,
-    builtIns,
+    app: resolved.application,
+    catalogue: resolved.catalogue,
     manage: builtIns.has('provider'),
     authorize: builtIns.has('provider') || builtIns.has('purchaser'),
   };

@@ -1,5 +1,5 @@
-import { config } from '../config.js';
 import { forbidden, invalid } from '../errors.js';
+import type { Grantee, MemberRole } from '../model.js';
 import {
   type Application,
   appIdsOfOrganization,
@@ -7,28 +7,19 @@ import {
   applicationsByIds,
   type Owner,
 } from '../store/applications.js';
-import {
-  authorize,
-  type Grantee,
-  granteesOf,
-  rolesOf,
-  setSingleRole,
-  unauthorize,
-} from '../store/authorizations.js';
+import { authorize, granteesOf, rolesOf, setSingleRole, unauthorize } from '../store/authorizations.js';
 import type { Db } from '../store/db.js';
-import { keys } from '../store/keys.js';
-import { batchGet } from '../store/ops.js';
 import {
   getMembership,
   getOrganization,
-  type MemberRole,
   membershipsOfUser,
   membersOfOrganization,
+  organizationsByIds,
   requireOrganization,
 } from '../store/organizations.js';
-import { catalogueFrom } from '../store/roles.js';
+import type { RoleCatalogue } from '../store/roles.js';
 import type { Session } from '../store/sessions.js';
-import { getLogin, requireUser, toUser, type User, userIdByNick } from '../store/users.js';
+import { getLogin, requireUser, type User, userIdByNick, usersByIds } from '../store/users.js';
 import { logoUrl } from './logo-url.js';
 import { applicationAccess } from './permissions-policy.js';
 import * as v from './validate.js';
@@ -68,8 +59,7 @@ export async function actingOwner(db: Db, session: Session): Promise<Owner> {
     if (!membership) throw forbidden('You are no longer a member of the organization you act for.');
     return { kind: 'org', orgId: membership.orgId, actorId: membership.orgActorId };
   }
-  const user = await requireUser(db, session.userId);
-  return { kind: 'user', userId: user.id, actorId: user.actorId };
+  return userOwner(db, session.userId);
 }
 
 export function applicationSummary(app: Application) {
@@ -80,6 +70,12 @@ export function applicationSummary(app: Application) {
     url: app.url,
     logoUrl: logoUrl(app.logoKey),
   };
+}
+
+/** A user as the owner of a new application (the CLI's `app create --owner`). */
+export async function userOwner(db: Db, userId: number): Promise<Owner> {
+  const user = await requireUser(db, userId);
+  return { kind: 'user', userId: user.id, actorId: user.actorId };
 }
 
 /** The applications of whoever the session acts for. */
@@ -107,16 +103,23 @@ export async function applicationDetail(db: Db, userId: number, appId: number) {
   const access = await applicationAccess(db, userId, appId);
   const can = { manage: access.manage, authorize: access.authorize };
   if (!access.authorize) return { application: applicationSummary(access.app), can };
-  const catalogue = catalogueFrom(access.partition);
+  const catalogue = access.catalogue;
   const grantees = await granteesOf(db, appId);
-  const profiles = await batchGet(db, [
-    ...grantees.filter((g) => g.kind === 'user').map((g) => keys.user(g.id)),
-    ...grantees.filter((g) => g.kind === 'org').map((g) => keys.organization(g.id)),
+  const [users, orgs] = await Promise.all([
+    usersByIds(
+      db,
+      grantees.filter((g) => g.kind === 'user').map((g) => g.id),
+    ),
+    organizationsByIds(
+      db,
+      grantees.filter((g) => g.kind === 'org').map((g) => g.id),
+    ),
   ]);
   const label = (kind: 'user' | 'org', id: number) => {
-    const item = profiles.find((p) => p.PK === (kind === 'user' ? keys.user(id) : keys.organization(id)).PK);
-    if (!item) return `${kind === 'user' ? 'User' : 'Organization'} ${id}`;
-    return kind === 'user' ? `${item.displayName} <${item.email}>` : (item.name as string);
+    const user = kind === 'user' ? users.get(id) : undefined;
+    if (user) return `${user.displayName} <${user.email}>`;
+    const org = kind === 'org' ? orgs.get(id) : undefined;
+    return org ? org.name : `${kind === 'user' ? 'User' : 'Organization'} ${id}`;
   };
   return {
     application: applicationView(access.app),
@@ -156,15 +159,10 @@ export async function granteeFrom(db: Db, body: Record<string, unknown>): Promis
   return { kind: 'user', id: await findUser(db, body.user) };
 }
 
-/** A role id that belongs to the application (from the partition already read). */
-export function roleOf(
-  partition: { SK?: unknown }[],
-  appId: number,
-  value: unknown,
-  field = 'roleId',
-): number {
+/** A role id that belongs to the application (from its catalogue, already read for the access check). */
+export function roleOf(catalogue: RoleCatalogue, value: unknown, field = 'roleId'): number {
   const roleId = v.positiveInt(value, field);
-  if (!partition.some((i) => i.SK === keys.role(appId, roleId).SK)) {
+  if (!catalogue.roles.some((r) => r.id === roleId)) {
     throw invalid('This role does not exist in the application.', field);
   }
   return roleId;
@@ -188,29 +186,22 @@ export function granteeFromPath(kind: string, id: string): Grantee {
   return { kind, id: v.positiveInt(id, 'granteeId') };
 }
 
-export function memberRole(value: unknown, field = 'role'): MemberRole {
-  if (value !== 'owner' && value !== 'member') throw invalid('role must be "owner" or "member".', field);
-  return value;
-}
-
 /** An organization page for one of its members: profile, members with their names, the caller's role. */
 export async function organizationDetail(db: Db, orgId: number, myRole: MemberRole) {
   const [org, members] = await Promise.all([
     requireOrganization(db, orgId),
     membersOfOrganization(db, orgId),
   ]);
-  const users = (
-    await batchGet(
-      db,
-      members.map((m) => keys.user(m.userId)),
-    )
-  ).map(toUser);
+  const users = await usersByIds(
+    db,
+    members.map((m) => m.userId),
+  );
   return {
     organization: { id: org.id, name: org.name, description: org.description },
     myRole,
     can: { manageMembers: myRole === 'owner' },
     members: members.map((m) => {
-      const u = users.find((x) => x.id === m.userId);
+      const u = users.get(m.userId);
       return {
         userId: m.userId,
         role: m.role,
@@ -220,8 +211,4 @@ export async function organizationDetail(db: Db, orgId: number, myRole: MemberRo
       };
     }),
   };
-}
-
-export function bcryptCost(): number {
-  return config().bcryptCost;
 }

@@ -1,14 +1,17 @@
-import type { Totals } from '../store/stats.js';
+import type { Db } from '../store/db.js';
+import { totals } from '../store/stats.js';
 
 /** SCIM 2.0 ServiceProviderConfig as Keyrock serves it: totals as numeric strings. */
 export const SCIM_SERVICE_PROVIDER_CONFIG_SCHEMA = 'urn:scim:schemas:core:2.0:ServiceProviderConfig';
 
-export function serviceProviderConfig(totals: Totals, documentationUrl: string) {
+/** One GetItem on the totals item, kept by atomic ADD with every user and organization: never a Scan. */
+export async function serviceProviderConfig(db: Db, documentationUrl: string) {
+  const t = await totals(db);
   return {
     schemas: [SCIM_SERVICE_PROVIDER_CONFIG_SCHEMA],
     documentationUrl,
-    totalUsers: String(totals.users),
-    totalOrganizations: String(totals.organizations),
-    totalResources: String(totals.users + totals.organizations),
+    totalUsers: String(t.users),
+    totalOrganizations: String(t.organizations),
+    totalResources: String(t.users + t.organizations),
   };
 }

@@ -1,9 +1,29 @@
 import { invalid } from '../errors.js';
+import {
+  GRANT_TYPES,
+  type GrantType,
+  HTTP_VERBS,
+  type HttpVerb,
+  MEMBER_ROLES,
+  type MemberRole,
+} from '../model.js';
 
 /**
  * Input rules, one place each. Every rule throws a field-level validation error, so the portal
  * API, the CLI and the OAuth endpoints report the same sentence for the same mistake.
  */
+
+/** Lengths of what people name and describe, the same whoever writes it (portal, CLI, /v1). */
+export const LIMITS = {
+  displayName: 64,
+  applicationName: 100,
+  applicationDescription: 1000,
+  organizationName: 64,
+  organizationDescription: 500,
+  roleName: 64,
+  permissionName: 64,
+  permissionDescription: 500,
+} as const;
 
 export function text(value: unknown, field: string, { min = 1, max = 200 } = {}): string {
   if (typeof value !== 'string') throw invalid(`${field} is required.`, field);
@@ -78,9 +98,6 @@ export function positiveInt(value: unknown, field: string): number {
   return n;
 }
 
-export const HTTP_VERBS = ['GET', 'PUT', 'POST', 'DELETE'] as const;
-export type HttpVerb = (typeof HTTP_VERBS)[number];
-
 export function httpVerb(value: unknown, field = 'verb'): HttpVerb {
   const v = typeof value === 'string' ? value.toUpperCase() : '';
   if (!(HTTP_VERBS as readonly string[]).includes(v)) {
@@ -96,15 +113,6 @@ export function resourcePath(value: unknown, field = 'path'): string {
   return v;
 }
 
-export const GRANT_TYPES = [
-  'authorization_code',
-  'implicit',
-  'password',
-  'client_credentials',
-  'refresh_token',
-] as const;
-export type GrantType = (typeof GRANT_TYPES)[number];
-
 export function grantTypes(value: unknown, field = 'grantTypes'): GrantType[] {
   if (value === undefined || value === null || value === '') return [...GRANT_TYPES];
   const list = Array.isArray(value) ? value : String(value).split(',');
@@ -118,4 +126,56 @@ export function grantTypes(value: unknown, field = 'grantTypes'): GrantType[] {
   }
   if (out.size === 0) throw invalid(`${field} must name at least one grant type.`, field);
   return [...out];
+}
+
+export function memberRole(value: unknown, field = 'role'): MemberRole {
+  if (!(MEMBER_ROLES as readonly unknown[]).includes(value)) {
+    const got = typeof value === 'string' ? `, got "${value.slice(0, 40)}"` : '';
+    throw invalid(`${field} must be member or owner${got}.`, field);
+  }
+  return value as MemberRole;
+}
+
+export function roleName(value: unknown, field = 'name'): string {
+  return text(value, field, { max: LIMITS.roleName });
+}
+
+export function organizationFields(input: { name: unknown; description?: unknown }) {
+  return {
+    name: text(input.name, 'name', { max: LIMITS.organizationName }),
+    description: optionalText(input.description, 'description', LIMITS.organizationDescription),
+  };
+}
+
+export function permissionFields(input: {
+  name: unknown;
+  description?: unknown;
+  verb: unknown;
+  path: unknown;
+}) {
+  return {
+    name: text(input.name, 'name', { max: LIMITS.permissionName }),
+    description: optionalText(input.description, 'description', LIMITS.permissionDescription),
+    verb: httpVerb(input.verb),
+    path: resourcePath(input.path),
+  };
+}
+
+export interface ApplicationInput {
+  name: unknown;
+  description: unknown;
+  url: unknown;
+  callbackUrl: unknown;
+  grantTypes?: unknown;
+}
+
+export function applicationFields(input: ApplicationInput) {
+  return {
+    name: text(input.name, 'name', { max: LIMITS.applicationName }),
+    description: text(input.description, 'description', { max: LIMITS.applicationDescription }),
+    url: httpUrl(input.url, 'url'),
+    // RFC 6749 §3.1.2: the redirection endpoint URI MUST NOT include a fragment.
+    callbackUrl: httpUrl(input.callbackUrl, 'callbackUrl', { allowFragment: false }),
+    grantTypes: grantTypes(input.grantTypes),
+  };
 }

@@ -1,52 +1,63 @@
-import { AppError, type ErrorKind } from '../errors.js';
+import { AppError } from '../errors.js';
 import { logger } from '../log.js';
-import { OAuthError } from './oauth-error.js';
-import { json } from './response.js';
+import type { RedirectTarget } from '../model.js';
+import { redirectWith } from '../oauth/redirect.js';
+import { errorPage } from './pages/oauth-pages.js';
+import { json, redirect } from './response.js';
 import type { HttpResult } from './types.js';
 
-const STATUS: Record<ErrorKind, number> = {
-  validation: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_many: 429,
-};
+export interface RenderOptions {
+  /** The route's error style (shared/routes.ts): JSON, or a page for a browser that asks for HTML. */
+  style: 'json' | 'page';
+  acceptsHtml: boolean;
+  requestId: string;
+  /**
+   * Where an unexpected failure goes once an authorization request is known good: back to the
+   * client as `server_error` (RFC 6749 §4.1.2.1) instead of a 500 page.
+   */
+  fallbackRedirect?: RedirectTarget | undefined;
+}
 
-const CODE: Record<ErrorKind, string> = {
-  validation: 'invalid_request',
-  unauthorized: 'unauthorized',
-  forbidden: 'forbidden',
-  not_found: 'not_found',
-  conflict: 'conflict',
-  too_many: 'too_many_requests',
-};
+// RFC 6749 §5.1 and RFC 6750: error answers carry credentials' context; nobody may cache them.
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 /**
- * The one place that turns an error into a response. Every body has the same shape,
- * `{error, error_description}` (RFC 6749 §5.2), plus `field` for a field-level validation message.
- * Anything unexpected is logged in full and answered with a generic 500 carrying the request id:
- * a stack trace never reaches the caller.
+ * The one place that turns an error into a response. Bodies are `{error, error_description}`
+ * (RFC 6749 §5.2), plus `field` for a field-level validation message; an authorization error
+ * that can go back to the client is a redirect carrying the same two values; on the
+ * authorization endpoint, a browser gets the same as an HTML page. Anything unexpected is logged
+ * in full and answered with a generic 500 carrying the request id: no stack trace reaches the caller.
  */
-export function errorResponse(error: unknown, requestId: string): HttpResult {
-  if (error instanceof OAuthError) {
+export function renderError(error: unknown, options: RenderOptions): HttpResult {
+  if (error instanceof AppError) {
+    if (error.redirect) {
+      return redirect(redirectWith(error.redirect, { error: error.code, error_description: error.message }));
+    }
+    if (options.style === 'page' && options.acceptsHtml) {
+      return errorPage(error.status, error.code, error.message);
+    }
     return json(
       error.status,
-      { error: error.error, error_description: error.description },
-      { 'cache-control': 'no-store', pragma: 'no-cache', ...error.headers },
+      { error: error.code, error_description: error.message, ...(error.field ? { field: error.field } : {}) },
+      { ...NO_STORE, ...error.headers },
     );
   }
-  if (error instanceof AppError) {
-    return json(STATUS[error.kind], {
-      error: CODE[error.kind],
-      error_description: error.message,
-      ...(error.field ? { field: error.field } : {}),
-    });
+  logger.error('unexpected error', { requestId: options.requestId, error: error as Error });
+  if (options.fallbackRedirect) {
+    return redirect(
+      redirectWith(options.fallbackRedirect, {
+        error: 'server_error',
+        error_description: 'The authorization server failed; try again.',
+      }),
+    );
   }
-  logger.error('unexpected error', { requestId, error: error as Error });
-  return json(500, {
-    error: 'server_error',
-    error_description: `Something went wrong on our side. Quote request id ${requestId} when reporting it.`,
-    request_id: requestId,
-  });
+  return json(
+    500,
+    {
+      error: 'server_error',
+      error_description: `Something went wrong on our side. Quote request id ${options.requestId} when reporting it.`,
+      request_id: options.requestId,
+    },
+    NO_STORE,
+  );
 }

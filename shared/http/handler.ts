@@ -1,62 +1,54 @@
 import middy from '@middy/core';
-import { logger } from '../log.js';
-import { errorResponse } from './errors.js';
-import { withSecurityHeaders } from './security-headers.js';
+import { PREFLIGHT_FN, type RouteFn, type RouteOf, routesOf } from '../routes.js';
+import { db } from '../store/db.js';
+import { type Context, invocation, startInvocation } from './context.js';
+import { authenticate } from './middleware/auth.js';
+import { cors } from './middleware/cors.js';
+import { noStore } from './middleware/no-store.js';
+import { renderErrors } from './middleware/render-errors.js';
+import { requestLog } from './middleware/request-log.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import type { HttpEvent, HttpHandler, HttpResult, LambdaContext } from './types.js';
 
-type Request = middy.Request<HttpEvent, HttpResult, Error, LambdaContext>;
+type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, LambdaContext>;
 
-const startedAt = new WeakMap<object, number>();
-
-/** Logs one JSON line per request: request id, route, status, duration. */
-function requestLog(route: string): middy.MiddlewareObj<HttpEvent, HttpResult, Error, LambdaContext> {
-  const done = (request: Request) => {
-    const started = startedAt.get(request) ?? performance.now();
-    logger.info('request', {
-      requestId: request.context.awsRequestId,
-      route,
-      method: request.event.requestContext?.http?.method,
-      path: request.event.rawPath,
-      status: request.response?.statusCode,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    });
-  };
+/** Opens the invocation's state (the function's context) before any other middleware needs it. */
+function invocationState(): Middleware {
   return {
     before: (request) => {
-      startedAt.set(request, performance.now());
-    },
-    after: done,
-    onError: done,
-  };
-}
-
-/** Maps any thrown error to a response through the one error mapper. */
-function errorMapper(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, LambdaContext> {
-  return {
-    onError: (request) => {
-      request.response = errorResponse(request.error, request.context.awsRequestId);
+      startInvocation(db, request.event, request.context.awsRequestId);
     },
   };
-}
-
-function securityHeaders(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, LambdaContext> {
-  const apply = (request: Request) => {
-    if (request.response) request.response.headers = withSecurityHeaders(request.response.headers);
-  };
-  return { after: apply, onError: apply };
 }
 
 /**
- * Wraps a route's handler in the shared stack. Order matters: middy runs `after`/`onError` in
- * reverse, so the error mapper fills the response first, then headers are added, then it is logged.
+ * The one handler factory. A function names its route by its `fn` (shared/routes.ts) and the
+ * route's entry decides the middlewares: authentication, CORS, the error style, and no-store for
+ * the portal's answers about a signed-in person. The function receives `{db, event, …}` plus
+ * what its route's authentication provides (typed from the route's own entry).
+ *
+ * Middy runs `after`/`onError` in reverse order of `use`: an error is rendered first, then CORS
+ * and security headers are added, then the line is logged.
  */
-export function httpHandler(
-  route: string,
-  handler: (event: HttpEvent, context: LambdaContext) => Promise<HttpResult>,
+export function endpoint<F extends RouteFn>(
+  fn: F,
+  impl: (context: Context<RouteOf<F>['auth']>) => Promise<HttpResult>,
 ): HttpHandler {
-  return middy<HttpEvent, HttpResult, Error, LambdaContext>()
-    .use(requestLog(route))
-    .use(securityHeaders())
-    .use(errorMapper())
-    .handler(handler) as unknown as HttpHandler;
+  const served = routesOf(fn);
+  const route = served[0];
+  if (!route || (served.length > 1 && fn !== PREFLIGHT_FN)) {
+    throw new Error(`shared/routes.ts must list function ${fn} for exactly one route.`);
+  }
+  const stack = middy<HttpEvent, HttpResult, Error, LambdaContext>()
+    .use(invocationState())
+    .use(requestLog(fn === PREFLIGHT_FN ? 'OPTIONS (CORS preflight)' : `${route.method} ${route.path}`))
+    .use(securityHeaders());
+  if (route.cors) stack.use(cors());
+  if (route.path.startsWith('/api/')) stack.use(noStore());
+  stack.use(renderErrors(route.errors ?? 'json')).use(authenticate(route.auth));
+  return stack.handler((event: HttpEvent) => {
+    const state = invocation(event);
+    if (!state) throw new Error('The invocation state was not opened.');
+    return impl(state.context as Context<RouteOf<F>['auth']>);
+  }) as unknown as HttpHandler;
 }

@@ -29,3 +29,19 @@ export function redirect(
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/**
+ * RFC 6749 §5.1: a response carrying credentials (the token response) is never cached; its
+ * content type is written as the RFC's own example does.
+ */
+export function noStoreJson(body: unknown): HttpResult {
+  return {
+    statusCode: 200,
+    headers: {
+      'content-type': 'application/json;charset=UTF-8',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+    },
+    body: JSON.stringify(body),
+  };
+}

@@ -1,9 +1,9 @@
 import { config } from '../config.js';
 import { constantTimeEqual } from '../crypto.js';
 import { forbidden, unauthorized } from '../errors.js';
-import { db } from '../store/db.js';
+import type { Db } from '../store/db.js';
 import { getSession, type Session, touchSession } from '../store/sessions.js';
-import { cookies, header } from './request.js';
+import { cookies } from './request.js';
 import type { HttpEvent } from './types.js';
 
 /**
@@ -29,14 +29,14 @@ export function sessionId(event: HttpEvent): string | undefined {
 }
 
 /** The caller's live session (sliding its expiry), or undefined. */
-export async function currentSession(event: HttpEvent): Promise<Session | undefined> {
-  const session = await getSession(db(), sessionId(event));
-  if (session) await touchSession(db(), session, config().sessionIdleTtl);
+export async function currentSession(db: Db, event: HttpEvent): Promise<Session | undefined> {
+  const session = await getSession(db, sessionId(event));
+  if (session) await touchSession(db, session, config().sessionIdleTtl);
   return session;
 }
 
-export async function requireSession(event: HttpEvent): Promise<Session> {
-  const session = await currentSession(event);
+export async function requireSession(db: Db, event: HttpEvent): Promise<Session> {
+  const session = await currentSession(db, event);
   if (!session) throw unauthorized('Sign in first.');
   return session;
 }
@@ -50,8 +50,4 @@ export function requireCsrf(session: Session, provided: string | undefined): voi
   if (!provided || !constantTimeEqual(provided, session.csrfToken)) {
     throw forbidden('The request is missing a valid CSRF token; reload the page and try again.');
   }
-}
-
-export function csrfHeader(event: HttpEvent): string | undefined {
-  return header(event, 'x-csrf-token');
 }

@@ -1,43 +1,10 @@
-import { type Client, toClient } from '../store/applications.js';
+import { authorizePageError, authorizeRedirectError } from '../errors.js';
+import type { RedirectTarget } from '../model.js';
+import { type Client, getClient } from '../store/applications.js';
 import type { Db } from '../store/db.js';
-import { keys } from '../store/keys.js';
-import { getItem } from '../store/ops.js';
 import { isValidPkceValue } from './pkce.js';
+
 import { parseScope } from './scope.js';
-
-/**
- * Validation of an authorization request (RFC 6749 §4.1.1, §4.2.1, RFC 7636 §4.3). Until the
- * client and its redirect URI are known good, errors are shown to the user and never redirected
- * (§4.1.2.1: an attacker must not be able to bounce users to an arbitrary URI); after that they
- * go back to the client, in the query for `code` and in the fragment for `token`.
- */
-export class AuthorizePageError extends Error {
-  constructor(
-    readonly error: string,
-    readonly description: string,
-    readonly status = 400,
-  ) {
-    super(description);
-    this.name = 'AuthorizePageError';
-  }
-}
-
-export interface RedirectTarget {
-  redirectUri: string;
-  mode: 'query' | 'fragment';
-  state?: string | undefined;
-}
-
-export class AuthorizeRedirectError extends Error {
-  constructor(
-    readonly target: RedirectTarget,
-    readonly error: string,
-    readonly description: string,
-  ) {
-    super(description);
-    this.name = 'AuthorizeRedirectError';
-  }
-}
 
 export interface AuthorizeRequest extends RedirectTarget {
   client: Client;
@@ -69,21 +36,26 @@ const PASSED_ON = [
   'code_challenge_method',
 ];
 
+/**
+ * Validation of an authorization request (RFC 6749 §4.1.1, §4.2.1, RFC 7636 §4.3). Until the
+ * client and its redirect URI are known good, errors are shown to the user and never redirected
+ * (§4.1.2.1: an attacker must not be able to bounce users to an arbitrary URI); after that they
+ * go back to the client, in the query for `code` and in the fragment for `token`.
+ */
 export async function validateAuthorizeRequest(db: Db, search: URLSearchParams): Promise<AuthorizeRequest> {
   const { params, repeated } = authorizeParams(search);
   const clientId = params.get('client_id');
-  if (!clientId) throw new AuthorizePageError('invalid_request', 'client_id is missing.');
+  if (!clientId) throw authorizePageError('invalid_request', 'client_id is missing.');
   if (repeated === 'client_id' || repeated === 'redirect_uri') {
-    throw new AuthorizePageError('invalid_request', `Parameter ${repeated} is repeated.`);
+    throw authorizePageError('invalid_request', `Parameter ${repeated} is repeated.`);
   }
-  const item = clientId.length <= 200 ? await getItem(db, keys.client(clientId)) : undefined;
-  if (!item) throw new AuthorizePageError('invalid_client', 'No application has this client_id.');
-  const client = toClient(item);
+  const client = clientId.length <= 200 ? await getClient(db, clientId) : undefined;
+  if (!client) throw authorizePageError('invalid_client', 'No application has this client_id.');
   const redirectUri = params.get('redirect_uri');
-  if (!redirectUri) throw new AuthorizePageError('invalid_request', 'redirect_uri is missing.');
+  if (!redirectUri) throw authorizePageError('invalid_request', 'redirect_uri is missing.');
   // RFC 6749 §3.1.2.3 / RFC 9700 §4.1.3: exact string comparison, no normalisation.
   if (redirectUri !== client.callbackUrl) {
-    throw new AuthorizePageError(
+    throw authorizePageError(
       'invalid_request',
       'redirect_uri is not the callback URL registered for this application.',
     );
@@ -94,7 +66,7 @@ export async function validateAuthorizeRequest(db: Db, search: URLSearchParams):
     mode: responseType === 'token' ? 'fragment' : 'query',
     state: params.get('state'),
   };
-  const fail = (error: string, description: string) => new AuthorizeRedirectError(target, error, description);
+  const fail = (error: string, description: string) => authorizeRedirectError(target, error, description);
   if (repeated) throw fail('invalid_request', `Parameter ${repeated} is repeated.`);
   if (!responseType) throw fail('invalid_request', 'response_type is missing.');
   if (responseType !== 'code' && responseType !== 'token') {
@@ -129,13 +101,4 @@ export async function validateAuthorizeRequest(db: Db, search: URLSearchParams):
     codeChallenge: responseType === 'code' ? challenge : undefined,
     params: kept,
   };
-}
-
-/** The client's redirect URI with OAuth parameters added in the query or the fragment. */
-export function redirectWith(target: RedirectTarget, values: Record<string, string | undefined>): string {
-  const out = new URLSearchParams();
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out.set(k, v);
-  if (target.state !== undefined) out.set('state', target.state);
-  if (target.mode === 'fragment') return `${target.redirectUri}#${out.toString()}`;
-  return `${target.redirectUri}${target.redirectUri.includes('?') ? '&' : '?'}${out.toString()}`;
 }

@@ -1,17 +1,14 @@
 import { sha256 } from '../crypto.js';
-import { header } from '../http/request.js';
-import type { HttpEvent } from '../http/types.js';
+import { invalidBearerRequest, invalidToken, missingBearer } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { getToken, isLive, type TokenRecord } from '../store/tokens.js';
-import { invalidBearerRequest, invalidToken, missingBearer } from './errors.js';
 
 /**
  * The access token of a protected-resource request: `Authorization: Bearer` (RFC 6750 §2.1) or
  * the `access_token` query parameter (§2.3, what Keyrock's clients use). Both at once is
  * invalid_request (§2: "MUST NOT use more than one method").
  */
-export function bearerValue(event: HttpEvent, query: Map<string, string>): string {
-  const authorization = header(event, 'authorization');
+export function bearerValue(authorization: string | undefined, query: Map<string, string>): string {
   const fromHeader =
     authorization !== undefined && /^bearer\s+/i.test(authorization)
       ? authorization.replace(/^bearer\s+/i, '').trim()
@@ -28,12 +25,7 @@ export function bearerValue(event: HttpEvent, query: Map<string, string>): strin
 }
 
 /** One strongly consistent GetItem; an unknown, expired, revoked or refresh token is refused. */
-export async function requireAccessToken(
-  db: Db,
-  event: HttpEvent,
-  query: Map<string, string>,
-): Promise<TokenRecord> {
-  const value = bearerValue(event, query);
+export async function requireAccessToken(db: Db, value: string): Promise<TokenRecord> {
   const token = value.length <= 200 ? await getToken(db, sha256(value)) : undefined;
   if (token?.kind !== 'access' || !isLive(token)) {
     throw invalidToken('The access token is unknown, expired or revoked.');

@@ -1,11 +1,6 @@
 import { constantTimeEqual, sha256 } from '../crypto.js';
-import { AppError } from '../errors.js';
-import { formBody, header } from '../http/request.js';
-import type { HttpEvent } from '../http/types.js';
-import { type Client, toClient } from '../store/applications.js';
-import { keys } from '../store/keys.js';
-import type { Item } from '../store/ops.js';
-import { invalidClient, invalidRequest } from './errors.js';
+import { invalidClient, invalidRequest } from '../errors.js';
+import type { Client } from '../store/applications.js';
 
 /** What the client presented: its id and the secret as sent (one or two readings of it). */
 export interface PresentedClient {
@@ -13,19 +8,6 @@ export interface PresentedClient {
   /** The secret as sent and, for Basic, form-url-decoded (RFC 6749 §2.3.1); either may match. */
   secrets: string[];
   method: 'client_secret_basic' | 'client_secret_post';
-}
-
-/**
- * The x-www-form-urlencoded body every OAuth endpoint takes (RFC 6749 §3.2), with body errors
- * reported the OAuth way (no-store JSON) rather than through the portal's error codes.
- */
-export function oauthForm(event: HttpEvent): Map<string, string> {
-  try {
-    return formBody(event);
-  } catch (error) {
-    if (error instanceof AppError) throw invalidRequest(error.message);
-    throw error;
-  }
 }
 
 function formDecode(value: string): string {
@@ -37,12 +19,15 @@ function formDecode(value: string): string {
 }
 
 /**
- * Reads client credentials from HTTP Basic or from the body (RFC 6749 §2.3.1). Basic components
- * are form-url-encoded per the RFC, but many clients send them raw, so both readings are tried.
- * Using both methods at once is refused (RFC 6749 §2.3: "MUST NOT use more than one").
+ * Reads client credentials from HTTP Basic (the Authorization header's value) or from the body
+ * (RFC 6749 §2.3.1). Basic components are form-url-encoded per the RFC, but many clients send
+ * them raw, so both readings are tried. Using both methods at once is refused (RFC 6749 §2.3:
+ * "MUST NOT use more than one").
  */
-export function presentedClient(event: HttpEvent, form: Map<string, string>): PresentedClient {
-  const authorization = header(event, 'authorization');
+export function presentedClient(
+  authorization: string | undefined,
+  form: Map<string, string>,
+): PresentedClient {
   const bodyId = form.get('client_id');
   const bodySecret = form.get('client_secret');
   if (authorization !== undefined && /^basic\s/i.test(authorization)) {
@@ -74,18 +59,15 @@ export function presentedClient(event: HttpEvent, form: Map<string, string>): Pr
 }
 
 /**
- * Checks the presented secret against the client item (read by the caller, usually batched with
- * what the grant needs). Secrets are compared as SHA-256 digests in constant time.
+ * Checks the presented secret against the client (read by the caller, usually batched with what
+ * the grant needs). Secrets are compared as SHA-256 digests in constant time.
  */
-export function verifyClient(items: Item[], presented: PresentedClient): Client {
-  const pk = keys.client(presented.clientId).PK;
-  const item = items.find((i) => i.PK === pk);
-  if (!item) {
+export function verifyClient(client: Client | undefined, presented: PresentedClient): Client {
+  if (!client) {
     // Burn the same work as a real comparison so an unknown id is not told apart by timing.
     constantTimeEqual(sha256(presented.secrets[0] ?? ''), sha256('unknown'));
     throw invalidClient('Unknown client or wrong client secret.');
   }
-  const client = toClient(item);
   const ok = presented.secrets.some((s) => constantTimeEqual(sha256(s), client.secretHash));
   if (!ok) throw invalidClient('Unknown client or wrong client secret.');
   return client;

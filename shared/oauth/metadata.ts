@@ -1,6 +1,5 @@
 import { config } from '../config.js';
-import { requestOrigin } from '../http/request.js';
-import type { HttpEvent } from '../http/types.js';
+import { GRANT_TYPES } from '../model.js';
 
 const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
@@ -10,18 +9,17 @@ const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
  * clients require the issuer to equal the URL they discovered from, so on loopback the origin
  * the caller used wins.
  */
-export function issuerFor(event: HttpEvent): string {
+export function issuerFor(origin: string): string {
   const configured = config().publicUrl;
-  const origin = requestOrigin(event);
   if (!configured) return origin;
   const host = (url: string) => url.replace(/^https?:\/\//, '');
   if (LOOPBACK.test(host(configured)) && LOOPBACK.test(host(origin))) return origin;
   return configured;
 }
 
-/** RFC 8414 §2: authorization server metadata. */
-export function serverMetadata(event: HttpEvent) {
-  const issuer = issuerFor(event);
+/** RFC 8414 §2: authorization server metadata, for a request that came to `origin`. */
+export function serverMetadata(origin: string) {
+  const issuer = issuerFor(origin);
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth2/authorize`,
@@ -30,13 +28,7 @@ export function serverMetadata(event: HttpEvent) {
     userinfo_endpoint: `${issuer}/user`,
     response_types_supported: ['code', 'token'],
     response_modes_supported: ['query', 'fragment'],
-    grant_types_supported: [
-      'authorization_code',
-      'implicit',
-      'password',
-      'client_credentials',
-      'refresh_token',
-    ],
+    grant_types_supported: [...GRANT_TYPES],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],

@@ -1,10 +1,9 @@
 import { sha256 } from '../crypto.js';
-import type { HttpEvent, HttpResult } from '../http/types.js';
+import { invalidRequest } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { keys } from '../store/keys.js';
-import { getConsistent, revokeGrant, revokeToken, toToken } from '../store/tokens.js';
-import { oauthForm, presentedClient, verifyClient } from './client-auth.js';
-import { invalidRequest } from './errors.js';
+import { readTokenRequest } from '../store/token-request.js';
+import { revokeGrant, revokeToken } from '../store/tokens.js';
+import { presentedClient, verifyClient } from './client-auth.js';
 
 /**
  * POST /oauth2/revoke (RFC 7009). The client authenticates as at the token endpoint. An unknown
@@ -12,22 +11,17 @@ import { invalidRequest } from './errors.js';
  * refused (§2.1). Revoking a refresh token revokes its whole grant, access tokens included (§2.1
  * SHOULD). Round trips: one BatchGetItem (client + token), then the revocation writes.
  */
-export async function revocationEndpoint(db: Db, event: HttpEvent): Promise<HttpResult> {
-  const form = oauthForm(event);
-  const presented = presentedClient(event, form);
+export async function revoke(db: Db, form: Map<string, string>, authorization: string | undefined) {
+  const presented = presentedClient(authorization, form);
   const value = form.get('token');
   if (!value) throw invalidRequest('token is required.');
-  const tokenKey = keys.token(sha256(value));
-  const items = await getConsistent(db, [keys.client(presented.clientId), tokenKey]);
-  const client = verifyClient(items, presented);
-  const item = items.find((i) => i.PK === tokenKey.PK);
-  if (item) {
-    const token = toToken(item);
-    if (token.clientId !== client.clientId) {
-      throw invalidRequest('This token was not issued to the client revoking it.');
-    }
-    if (token.kind === 'refresh') await revokeGrant(db, token.grantId, [token.digest]);
-    else await revokeToken(db, token.digest);
+  const read = await readTokenRequest(db, presented.clientId, { token: sha256(value) });
+  const client = verifyClient(read.client, presented);
+  const token = read.token;
+  if (!token) return;
+  if (token.clientId !== client.clientId) {
+    throw invalidRequest('This token was not issued to the client revoking it.');
   }
-  return { statusCode: 200, headers: { 'cache-control': 'no-store', pragma: 'no-cache' }, body: '' };
+  if (token.kind === 'refresh') await revokeGrant(db, token.grantId, [token.digest]);
+  else await revokeToken(db, token.digest);
 }

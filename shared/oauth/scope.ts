@@ -1,4 +1,4 @@
-import { invalidScope } from './errors.js';
+import { invalidScope } from '../errors.js';
 
 // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), separated by single spaces.
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { config } from '../config.js';
 import { randomToken, sha256 } from '../crypto.js';
-import type { HttpResult } from '../http/types.js';
 import type { Client } from '../store/applications.js';
-import { nowSeconds } from '../store/ops.js';
 import type { TokenRecord } from '../store/tokens.js';
+import { nowSeconds } from '../time.js';
 
 /** Tokens about to be stored (as digests) and handed out (as values). */
 export interface Minted {
@@ -53,22 +52,21 @@ export function mintTokens(input: MintInput): Minted {
   return { accessToken, refreshToken, expiresIn: c.accessTokenTtl, scope: input.scope, records };
 }
 
-/** RFC 6749 §5.1: the token response, never cached. */
-export function tokenResponse(minted: Minted): HttpResult {
-  const body = {
+/** RFC 6749 §5.1: the successful token response's body (the HTTP layer sends it uncached). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope?: string;
+}
+
+export function tokenResponseBody(minted: Minted): TokenResponse {
+  return {
     access_token: minted.accessToken,
     token_type: 'bearer',
     expires_in: minted.expiresIn,
     ...(minted.refreshToken ? { refresh_token: minted.refreshToken } : {}),
     ...(minted.scope ? { scope: minted.scope } : {}),
-  };
-  return {
-    statusCode: 200,
-    headers: {
-      'content-type': 'application/json;charset=UTF-8',
-      'cache-control': 'no-store',
-      pragma: 'no-cache',
-    },
-    body: JSON.stringify(body),
   };
 }

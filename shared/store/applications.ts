@@ -1,6 +1,7 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { GrantType } from '../domain/validate.js';
 import { notFound } from '../errors.js';
+import type { BuiltInRole, GrantType } from '../model.js';
+import { isoNow } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import {
@@ -8,7 +9,6 @@ import {
   getItem,
   type Item,
   isConditionalFailure,
-  isoNow,
   nextIds,
   queryGsi1,
   queryPartition,
@@ -39,8 +39,6 @@ export interface Client {
   callbackUrl: string;
   grantTypes: GrantType[];
 }
-
-export type BuiltInRole = 'provider' | 'purchaser';
 
 export interface Role {
   id: number;
@@ -218,11 +216,6 @@ export async function requireApplication(db: Db, appId: number): Promise<Applica
 export async function getClient(db: Db, clientId: string): Promise<Client | undefined> {
   const item = await getItem(db, keys.client(clientId));
   return item ? toClient(item) : undefined;
-}
-
-/** Everything in APP#<id>: metadata, roles, permissions, switches, organization authorizations. */
-export function applicationPartition(db: Db, appId: number): Promise<Item[]> {
-  return queryPartition(db, keys.appPartition(appId));
 }
 
 /** Several applications by id, in one BatchGetItem. Unknown ids are skipped. */

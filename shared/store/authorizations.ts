@@ -1,11 +1,10 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../errors.js';
+import type { Grantee } from '../model.js';
 import { orgAuthorizationItem, userAuthorizationItem } from './applications.js';
 import type { Db } from './db.js';
 import { idFrom, keys } from './keys.js';
 import { queryGsi1, queryPartition, TransactionFailed, transact } from './ops.js';
-
-export type Grantee = { kind: 'user'; id: number } | { kind: 'org'; id: number };
 
 /**
  * Gives a user or an organization a role in an application. The role, the application and the

@@ -1,7 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { isoNow } from '../time.js';
+import { type Application, toApplication } from './applications.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { isoNow } from './ops.js';
+import { batchGet, findItem } from './ops.js';
+import { toUser, type User } from './users.js';
 
 /** The user approved an application at /oauth2/authorize: USER#<uid>/CONSENT#<appId>. */
 export async function putConsent(db: Db, userId: number, appId: number): Promise<void> {
@@ -11,4 +14,23 @@ export async function putConsent(db: Db, userId: number, appId: number): Promise
       Item: { ...keys.consent(userId, appId), type: 'consent', userId, appId, approvedAt: isoNow() },
     }),
   );
+}
+
+/** What GET /oauth2/authorize needs once the client is known: one BatchGetItem. */
+export interface AuthorizeContext {
+  consented: boolean;
+  application: Application | undefined;
+  user: User | undefined;
+}
+
+export async function authorizeContext(db: Db, userId: number, appId: number): Promise<AuthorizeContext> {
+  const wanted = [keys.consent(userId, appId), keys.application(appId), keys.user(userId)];
+  const items = await batchGet(db, wanted);
+  const application = findItem(items, keys.application(appId));
+  const user = findItem(items, keys.user(userId));
+  return {
+    consented: findItem(items, keys.consent(userId, appId)) !== undefined,
+    application: application ? toApplication(application) : undefined,
+    user: user ? toUser(user) : undefined,
+  };
 }

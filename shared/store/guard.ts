@@ -1,7 +1,8 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { type Item, isConditionalFailure, nowSeconds } from './ops.js';
+import { type Item, isConditionalFailure } from './ops.js';
 
 /** Brute-force guard rule: 5 failed passwords within 15 minutes lock the account for 15 minutes. */
 export const GUARD = { maxFailures: 5, windowSeconds: 15 * 60, lockSeconds: 15 * 60 } as const;

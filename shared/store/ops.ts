@@ -9,7 +9,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db.js';
-import { type Key, keys } from './keys.js';
+import { GSI1, type Key, keys } from './keys.js';
 
 export type Item = Record<string, unknown>;
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -78,6 +78,11 @@ export async function batchGet(db: Db, keyList: Key[]): Promise<Item[]> {
   return found;
 }
 
+/** The item with this key among those a batch read returned. */
+export function findItem(items: Item[], key: Key): Item | undefined {
+  return items.find((i) => i.PK === key.PK && i.SK === key.SK);
+}
+
 /** Query every page of one key condition. */
 export async function queryAll(db: Db, input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
   const items: Item[] = [];
@@ -113,7 +118,7 @@ export function queryPartitionFrom(db: Db, pk: string, from: string, consistent 
 /** Items of one GSI1 partition (eventually consistent, as every GSI read is). */
 export function queryGsi1(db: Db, gsi1pk: string, prefix?: string): Promise<Item[]> {
   return queryAll(db, {
-    IndexName: 'GSI1',
+    IndexName: GSI1,
     KeyConditionExpression: prefix ? 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)' : 'GSI1PK = :pk',
     ExpressionAttributeValues: prefix ? { ':pk': gsi1pk, ':prefix': prefix } : { ':pk': gsi1pk },
   });
@@ -163,12 +168,4 @@ export function statsAdd(db: Db, field: 'users' | 'organizations', delta: number
       ExpressionAttributeValues: { ':d': delta },
     },
   };
-}
-
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
-export function isoNow(): string {
-  return new Date().toISOString();
 }

@@ -1,10 +1,12 @@
 import { conflict, invalid, notFound } from '../errors.js';
+import type { MemberRole } from '../model.js';
+import { isoNow } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import {
+  batchGet,
   getItem,
   type Item,
-  isoNow,
   nextIds,
   queryGsi1,
   queryPartition,
@@ -12,8 +14,6 @@ import {
   TransactionFailed,
   transact,
 } from './ops.js';
-
-export type MemberRole = 'owner' | 'member';
 
 export interface Organization {
   id: number;
@@ -126,6 +126,12 @@ export async function requireOrganization(db: Db, orgId: number): Promise<Organi
 export async function getMembership(db: Db, orgId: number, userId: number): Promise<Membership | undefined> {
   const item = await getItem(db, keys.membership(orgId, userId), true);
   return item ? toMembership(item) : undefined;
+}
+
+/** Organizations by id, in one BatchGetItem per 100; unknown ids are absent from the map. */
+export async function organizationsByIds(db: Db, orgIds: number[]): Promise<Map<number, Organization>> {
+  const items = orgIds.length > 0 ? await batchGet(db, orgIds.map(keys.organization)) : [];
+  return new Map(items.map((i) => [i.id as number, toOrganization(i)]));
 }
 
 /** Organizations a user belongs to (from the user's own partition). */

@@ -1,6 +1,6 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { HttpVerb } from '../domain/validate.js';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { invalid, notFound } from '../errors.js';
+import type { HttpVerb } from '../model.js';
 import { type Role, roleItem, toRole } from './applications.js';
 import type { Db } from './db.js';
 import { idFrom, keys } from './keys.js';
@@ -8,7 +8,7 @@ import {
   type Item,
   isConditionalFailure,
   nextIds,
-  queryPartition,
+  queryPartitionFrom,
   TransactionFailed,
   transact,
 } from './ops.js';
@@ -115,21 +115,6 @@ export async function createPermission(
   return permission;
 }
 
-export async function updatePermission(db: Db, permission: Permission): Promise<void> {
-  try {
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: { ...keys.permission(permission.appId, permission.id), type: 'permission', ...permission },
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
-    );
-  } catch (error) {
-    if (isConditionalFailure(error)) throw notFound(`Permission ${permission.id} does not exist.`);
-    throw error;
-  }
-}
-
 export async function deletePermission(db: Db, appId: number, permissionId: number): Promise<void> {
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.permission(appId, permissionId) }));
 }
@@ -196,6 +181,7 @@ export function catalogueFrom(items: Item[]): RoleCatalogue {
   return { roles, permissions, switches };
 }
 
+/** The role catalogue alone: the range SK >= PERM# of APP#<id> (keys.appCatalogueStart). */
 export async function roleCatalogue(db: Db, appId: number): Promise<RoleCatalogue> {
-  return catalogueFrom(await queryPartition(db, keys.appPartition(appId)));
+  return catalogueFrom(await queryPartitionFrom(db, keys.appPartition(appId), keys.appCatalogueStart));
 }

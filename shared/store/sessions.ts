@@ -1,8 +1,9 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomToken, sha256 } from '../crypto.js';
+import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { getItem, isConditionalFailure, nowSeconds } from './ops.js';
+import { getItem, isConditionalFailure } from './ops.js';
 
 /**
  * A portal session. The browser holds a random id; the table holds only its SHA-256 digest, the

@@ -5,6 +5,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
+import { GSI1 } from './keys.js';
 
 /**
  * The table's shape, one definition for local runs and tests; infra/ declares the same keys for
@@ -14,7 +15,7 @@ export const TABLE_SCHEMA = {
   partitionKey: 'PK',
   sortKey: 'SK',
   ttlAttribute: 'expiresAt',
-  indexes: [{ name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' }],
+  indexes: [{ name: GSI1, partitionKey: 'GSI1PK', sortKey: 'GSI1SK' }],
 } as const;
 
 export async function ensureTable(client: DynamoDBClient, table: string): Promise<'created' | 'existed'> {

@@ -1,15 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { type Key, keys } from './keys.js';
-import {
-  type Item,
-  isConditionalFailure,
-  nowSeconds,
-  queryGsi1,
-  TransactionFailed,
-  transact,
-} from './ops.js';
+import { type Item, isConditionalFailure, queryGsi1, TransactionFailed, transact } from './ops.js';
 
 /**
  * Access tokens, refresh tokens and authorization codes. The caller holds the random value; the

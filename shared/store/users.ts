@@ -1,13 +1,14 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '../errors.js';
+import { isoNow } from '../time.js';
 import type { Db } from './db.js';
-import { keys } from './keys.js';
+import { type GuardState, guardState } from './guard.js';
+import { type Key, keys } from './keys.js';
 import {
+  batchGet,
+  findItem,
   getItem,
   type Item,
-  isoNow,
   nextIds,
-  queryPartition,
   statsAdd,
   TransactionFailed,
   transact,
@@ -118,30 +119,59 @@ export async function requireUser(db: Db, userId: number): Promise<User> {
   return user;
 }
 
+const toLogin = (item: Item): Login => ({
+  userId: item.userId as number,
+  passwordHash: item.passwordHash as string,
+});
+
 export async function getLogin(db: Db, email: string): Promise<Login | undefined> {
   const item = await getItem(db, keys.login(email));
-  return item ? { userId: item.userId as number, passwordHash: item.passwordHash as string } : undefined;
+  return item ? toLogin(item) : undefined;
+}
+
+/** What a password check needs about an email: its login (if any) and its brute-force guard. */
+export interface Credentials {
+  login?: Login | undefined;
+  guard?: GuardState | undefined;
+}
+
+/** The login and guard items of an email, keys for one BatchGetItem (with whatever else a caller reads). */
+export function credentialKeys(email: string): Key[] {
+  return [keys.login(email), keys.guard(email)];
+}
+
+/** Picks the credentials of an email out of a batch that read credentialKeys(email). */
+export function credentialsFrom(items: Item[], email: string): Credentials {
+  const login = findItem(items, keys.login(email));
+  return {
+    login: login ? toLogin(login) : undefined,
+    guard: guardState(findItem(items, keys.guard(email))),
+  };
+}
+
+/** The credentials of an email, in one BatchGetItem. */
+export async function getCredentials(db: Db, email: string): Promise<Credentials> {
+  return credentialsFrom(await batchGet(db, credentialKeys(email)), email);
+}
+
+/** Users by id, in one BatchGetItem per 100; unknown ids are absent from the map. */
+export async function usersByIds(db: Db, userIds: number[]): Promise<Map<number, User>> {
+  const items = userIds.length > 0 ? await batchGet(db, userIds.map(keys.user)) : [];
+  return new Map(items.map((i) => [i.id as number, toUser(i)]));
+}
+
+/** A user or an organization, by the actor id Keyrock's lookups use. */
+export interface Actor {
+  kind: 'user' | 'org';
+  id: number;
+}
+
+export async function getActor(db: Db, actorId: number): Promise<Actor | undefined> {
+  const item = await getItem(db, keys.actor(actorId));
+  return item ? { kind: item.kind as Actor['kind'], id: item.id as number } : undefined;
 }
 
 export async function userIdByNick(db: Db, nickName: string): Promise<number | undefined> {
   const item = await getItem(db, keys.nick(nickName));
   return item ? (item.userId as number) : undefined;
-}
-
-/** Replaces the password hash (the login item is the only place it is kept). */
-export async function setPasswordHash(db: Db, email: string, passwordHash: string): Promise<void> {
-  const existing = await getItem(db, keys.login(email), true);
-  if (!existing) throw notFound('No user has this email.');
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...existing, passwordHash },
-      ConditionExpression: 'attribute_exists(PK)',
-    }),
-  );
-}
-
-/** Everything under USER#<id>: profile, memberships, authorizations, consents. One Query. */
-export function userPartition(db: Db, userId: number): Promise<Item[]> {
-  return queryPartition(db, keys.userPartition(userId));
 }

@@ -1,5 +1,6 @@
 import { logoUrl } from '../../domain/logo-url.js';
-import { escapeHtml, html } from '../response.js';
+import type { AuthorizeOutcome, Consent } from '../../oauth/authorize-endpoint.js';
+import { escapeHtml, html, redirect } from '../response.js';
 import { PAGE_CSP } from '../security-headers.js';
 import type { HttpResult } from '../types.js';
 
@@ -35,30 +36,20 @@ export function errorPage(status: number, error: string, description: string): H
   return html(status, layout('Request refused', body), { 'content-security-policy': PAGE_CSP, ...NO_CACHE });
 }
 
-export interface ConsentView {
-  appName: string;
-  appUrl: string;
-  logoKey?: string | undefined;
-  userName: string;
-  csrfToken: string;
-  /** The authorization request's parameters, posted back with the decision. */
-  params: Map<string, string>;
-  /** Where the answer redirects to: the form's target must allow it (see below). */
-  redirectUri: string;
-}
-
-export function consentPage(view: ConsentView): HttpResult {
+function consentPage(view: Consent): HttpResult {
+  const appName = view.application?.name ?? view.fallbackName;
+  const appUrl = view.application?.url ?? view.redirectUri;
   const hidden = [...view.params, ['csrf_token', view.csrfToken]]
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k!)}" value="${escapeHtml(v!)}">`)
     .join('\n');
-  const logoPath = logoUrl(view.logoKey);
+  const logoPath = logoUrl(view.application?.logoKey);
   const logo = logoPath
     ? `<img class="app-logo" src="${escapeHtml(logoPath)}" alt="" width="96" height="96">`
     : '';
   const body = `${logo}
-<h1>Allow ${escapeHtml(view.appName)} to use your account?</h1>
+<h1>Allow ${escapeHtml(appName)} to use your account?</h1>
 <p>Signed in as <strong>${escapeHtml(view.userName)}</strong>.</p>
-<p><strong>${escapeHtml(view.appName)}</strong> (<a href="${escapeHtml(view.appUrl)}" rel="noopener noreferrer">${escapeHtml(view.appUrl)}</a>)
+<p><strong>${escapeHtml(appName)}</strong> (<a href="${escapeHtml(appUrl)}" rel="noopener noreferrer">${escapeHtml(appUrl)}</a>)
 will receive your name, email, and the roles you and your organizations hold in it.</p>
 <form method="post" action="/oauth2/authorize">
 ${hidden}
@@ -74,8 +65,15 @@ ${hidden}
     callbackOrigin = '';
   }
   const csp = PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${callbackOrigin}`.trim());
-  return html(200, layout(`Allow ${view.appName}`, body), {
+  return html(200, layout(`Allow ${appName}`, body), {
     'content-security-policy': csp,
     ...NO_CACHE,
   });
+}
+
+/** The authorization endpoint's answer (shared/oauth/authorize-endpoint.ts) as an HTTP response. */
+export function authorizeResponse(outcome: AuthorizeOutcome): HttpResult {
+  if (outcome.kind === 'redirect') return redirect(outcome.location);
+  if (outcome.kind === 'sign-in') return redirect(`/signin?return=${encodeURIComponent(outcome.returnPath)}`);
+  return consentPage(outcome.consent);
 }

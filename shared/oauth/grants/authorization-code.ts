@@ -1,7 +1,6 @@
 import { sha256 } from '../../crypto.js';
-import { keys } from '../../store/keys.js';
-import { getCode, isLive, redeemCode, revokeGrant, toCode } from '../../store/tokens.js';
-import { invalidGrant, invalidRequest } from '../errors.js';
+import { invalidGrant, invalidRequest } from '../../errors.js';
+import { getCode, isLive, redeemCode, revokeGrant } from '../../store/tokens.js';
 import { isValidPkceValue, verifyPkce } from '../pkce.js';
 import { mintTokens } from '../tokens.js';
 import { type Grant, required } from './types.js';
@@ -14,7 +13,7 @@ import { type Grant, required } from './types.js';
 export const authorizationCode: Grant = {
   type: 'authorization_code',
   enabledBy: 'authorization_code',
-  keys(form) {
+  needs(form) {
     const code = required(form, 'code', invalidRequest);
     required(form, 'redirect_uri', invalidRequest);
     const verifier = form.get('code_verifier');
@@ -23,13 +22,11 @@ export const authorizationCode: Grant = {
         'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1).',
       );
     }
-    return [keys.code(sha256(code))];
+    return { code: sha256(code) };
   },
-  async handle({ db, form, client, items }) {
-    const pk = keys.code(sha256(form.get('code')!)).PK;
-    const item = items.find((i) => i.PK === pk);
-    if (!item) throw invalidGrant('The authorization code is unknown or expired.');
-    const code = toCode(item);
+  async handle({ db, form, client, read }) {
+    const code = read.code;
+    if (!code) throw invalidGrant('The authorization code is unknown or expired.');
     if (code.clientId !== client.clientId)
       throw invalidGrant('The authorization code was issued to another client.');
     if (code.redeemed) {

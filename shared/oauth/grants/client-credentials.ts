@@ -7,7 +7,7 @@ import type { Grant } from './types.js';
 export const clientCredentials: Grant = {
   type: 'client_credentials',
   enabledBy: 'client_credentials',
-  keys: () => [],
+  needs: () => ({}),
   async handle({ db, form, client }) {
     const minted = mintTokens({ client, scope: parseScope(form.get('scope')), withRefresh: false });
     await putTokens(db, minted.records);

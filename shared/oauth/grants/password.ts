@@ -1,7 +1,6 @@
-import { checkPassword, credentialKeys } from '../../domain/accounts.js';
-import { AppError } from '../../errors.js';
+import { INVALID_CREDENTIALS, LOCKED_OUT, verifyPassword } from '../../domain/accounts.js';
+import { invalidGrant, invalidRequest } from '../../errors.js';
 import { putTokens } from '../../store/tokens.js';
-import { invalidGrant, invalidRequest } from '../errors.js';
 import { parseScope } from '../scope.js';
 import { mintTokens } from '../tokens.js';
 import { type Grant, required } from './types.js';
@@ -14,25 +13,19 @@ import { type Grant, required } from './types.js';
 export const password: Grant = {
   type: 'password',
   enabledBy: 'password',
-  keys(form) {
+  needs(form) {
     const username = required(form, 'username', invalidRequest).trim().toLowerCase();
     required(form, 'password', invalidRequest);
-    return credentialKeys(username);
+    return { email: username };
   },
-  async handle({ db, form, client, items }) {
+  async handle({ db, form, client, read }) {
     const scope = parseScope(form.get('scope'));
-    let userId: number;
-    try {
-      userId = await checkPassword(db, form.get('username')!, form.get('password')!, items);
-    } catch (error) {
-      if (error instanceof AppError && (error.kind === 'unauthorized' || error.kind === 'too_many')) {
-        throw invalidGrant(error.message);
-      }
-      throw error;
-    }
+    const check = await verifyPassword(db, form.get('username')!, form.get('password')!, read.credentials);
+    // RFC 6749 §5.2: wrong credentials and a locked account are both invalid_grant.
+    if (!check.ok) throw invalidGrant(check.reason === 'locked' ? LOCKED_OUT : INVALID_CREDENTIALS);
     const minted = mintTokens({
       client,
-      userId,
+      userId: check.userId,
       scope,
       withRefresh: client.grantTypes.includes('refresh_token'),
     });

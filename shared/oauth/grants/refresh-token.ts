@@ -1,7 +1,6 @@
 import { sha256 } from '../../crypto.js';
-import { keys } from '../../store/keys.js';
-import { isLive, revokeGrant, rotateRefresh, toToken } from '../../store/tokens.js';
-import { invalidGrant, invalidRequest } from '../errors.js';
+import { invalidGrant, invalidRequest } from '../../errors.js';
+import { isLive, revokeGrant, rotateRefresh } from '../../store/tokens.js';
 import { narrowScope, parseScope } from '../scope.js';
 import { mintTokens } from '../tokens.js';
 import { type Grant, required } from './types.js';
@@ -16,13 +15,11 @@ const REPLAYED = 'The refresh token was already used; every token of this grant 
 export const refreshToken: Grant = {
   type: 'refresh_token',
   enabledBy: 'refresh_token',
-  keys(form) {
-    return [keys.token(sha256(required(form, 'refresh_token', invalidRequest)))];
+  needs(form) {
+    return { token: sha256(required(form, 'refresh_token', invalidRequest)) };
   },
-  async handle({ db, form, client, items }) {
-    const pk = keys.token(sha256(form.get('refresh_token')!)).PK;
-    const item = items.find((i) => i.PK === pk);
-    const old = item ? toToken(item) : undefined;
+  async handle({ db, form, client, read }) {
+    const old = read.token;
     if (old?.kind !== 'refresh' || old.clientId !== client.clientId) {
       throw invalidGrant('The refresh token is unknown, expired or revoked.');
     }

@@ -1,8 +1,7 @@
-import type { GrantType } from '../../domain/validate.js';
+import type { GrantType } from '../../model.js';
 import type { Client } from '../../store/applications.js';
 import type { Db } from '../../store/db.js';
-import type { Key } from '../../store/keys.js';
-import type { Item } from '../../store/ops.js';
+import type { TokenRequestNeeds, TokenRequestRecords } from '../../store/token-request.js';
 import type { Minted } from '../tokens.js';
 
 export interface GrantContext {
@@ -10,22 +9,22 @@ export interface GrantContext {
   form: Map<string, string>;
   /** The authenticated client. */
   client: Client;
-  /** Items read in the same BatchGetItem as the client: whatever `keys` asked for. */
-  items: Item[];
+  /** What `needs` asked for, read in the same BatchGetItem as the client. */
+  read: TokenRequestRecords;
 }
 
 /**
  * One module per grant type, each exporting this shape (as panva/node-oidc-provider does): the
- * token endpoint reads the client and `keys(form)` in one round trip, checks the client may use
- * the grant, then calls `handle`.
+ * token endpoint reads the client and what `needs(form)` names in one round trip, checks the
+ * client may use the grant, then calls `handle`.
  */
 export interface Grant {
   /** The grant_type value (RFC 6749 §4). */
   type: string;
   /** The application setting that enables it. */
   enabledBy: GrantType;
-  /** Items to fetch with the client; validates required parameters before any I/O. */
-  keys(form: Map<string, string>): Key[];
+  /** What to read with the client; validates required parameters before any I/O. */
+  needs(form: Map<string, string>): TokenRequestNeeds;
   handle(ctx: GrantContext): Promise<Minted>;
 }
 

@@ -1,0 +1,84 @@
+import type { BuiltInRole } from '../model.js';
+import { userInApplication } from '../store/access.js';
+import type { Application, Role } from '../store/applications.js';
+import type { Db } from '../store/db.js';
+import type { Membership } from '../store/organizations.js';
+import type { RoleCatalogue } from '../store/roles.js';
+import type { User } from '../store/users.js';
+
+/**
+ * The one role resolver: which roles a user holds in an application, directly and through each
+ * organization they belong to. GET /user, its Permit/Deny decisions, GET /users/:id and the
+ * portal's permission rules all ask it, so they can never disagree.
+ */
+export interface ResolvedRoles {
+  user: User;
+  /** Present when asked for with `withApplication` and the application exists. */
+  application: Application | undefined;
+  catalogue: RoleCatalogue;
+  /** Roles held directly, by id. */
+  direct: Role[];
+  /** The user's organizations (by id), each with the roles it holds in the application. */
+  memberships: { membership: Membership; roles: Role[] }[];
+}
+
+/** Undefined when the user does not exist. */
+export async function resolveRoles(
+  db: Db,
+  userId: number,
+  appId: number,
+  options: { withApplication?: boolean } = {},
+): Promise<ResolvedRoles | undefined> {
+  const found = await userInApplication(db, userId, appId, options);
+  if (!found.user) return undefined;
+  const byId = new Map(found.catalogue.roles.map((r) => [r.id, r]));
+  // A role id without a role (deleted meanwhile) is no role at all.
+  const rolesOf = (ids: number[]) =>
+    [...new Set(ids)]
+      .map((id) => byId.get(id))
+      .filter((r): r is Role => r !== undefined)
+      .sort((a, b) => a.id - b.id);
+  return {
+    user: found.user,
+    application: found.application,
+    catalogue: found.catalogue,
+    direct: rolesOf(found.directRoleIds),
+    memberships: found.memberships.map((m) => ({ membership: m.membership, roles: rolesOf(m.roleIds) })),
+  };
+}
+
+/** Every role the user holds, directly or through an organization. */
+export function heldRoles(resolved: ResolvedRoles): Role[] {
+  return [...resolved.direct, ...resolved.memberships.flatMap((m) => m.roles)];
+}
+
+export function holdsAnyRole(resolved: ResolvedRoles): boolean {
+  return heldRoles(resolved).length > 0;
+}
+
+/** The built-in roles (Provider, Purchaser) among those held: what the portal's rules ask. */
+export function builtInsHeld(resolved: ResolvedRoles): Set<BuiltInRole> {
+  const out = new Set<BuiltInRole>();
+  for (const role of heldRoles(resolved)) if (role.builtIn) out.add(role.builtIn);
+  return out;
+}
+
+export type Decision = 'Permit' | 'Deny';
+
+/**
+ * Keyrock's PEP-proxy decision: Permit when any role the user holds in the application, directly
+ * or through an organization, has a switched-on permission with exactly this verb and this path.
+ * Anything else, including an unknown verb, is Deny.
+ */
+export function decide(resolved: ResolvedRoles, action: string, resource: string): Decision {
+  const verb = action.toUpperCase();
+  const matching = new Set(
+    resolved.catalogue.permissions.filter((p) => p.verb === verb && p.path === resource).map((p) => p.id),
+  );
+  if (matching.size === 0) return 'Deny';
+  for (const role of heldRoles(resolved)) {
+    const on = resolved.catalogue.switches.get(role.id);
+    if (on && [...on].some((p) => matching.has(p))) return 'Permit';
+  }
+  return 'Deny';
+}

@@ -1,0 +1,60 @@
+import type { RedirectTarget } from '../model.js';
+import type { Auth } from '../routes.js';
+import type { Db } from '../store/db.js';
+import type { Session } from '../store/sessions.js';
+import type { TokenRecord } from '../store/tokens.js';
+import type { HttpEvent } from './types.js';
+
+/** What every function gets, whatever its route's authentication. */
+export interface BaseContext {
+  db: Db;
+  event: HttpEvent;
+  requestId: string;
+  /**
+   * Once an authorization request is known good, an unexpected failure goes back to the client
+   * as `server_error` (RFC 6749 §4.1.2.1) rather than as a 500 page.
+   */
+  redirectErrorsTo(target: RedirectTarget): void;
+}
+
+/** What each kind of route authentication adds (see `Auth` in shared/routes.ts). */
+export interface AuthContexts {
+  none: Record<never, never>;
+  /** The access token's read started before the function ran; awaiting it may throw 401. */
+  bearer: { token: Promise<TokenRecord>; query: Map<string, string> };
+  session: { session: Session };
+  /** The session's read started before the function ran, so it overlaps the function's own. */
+  'optional-session': { session: Promise<Session | undefined> };
+}
+
+export type Context<A extends Auth> = BaseContext & AuthContexts[A];
+
+/** Per-invocation state the middlewares fill in and the function reads, keyed by its event. */
+export interface InvocationState {
+  context: BaseContext & Partial<{ token: unknown; query: unknown; session: unknown }>;
+  fallbackRedirect?: RedirectTarget | undefined;
+}
+
+const states = new WeakMap<HttpEvent, InvocationState>();
+
+/** `db` is only created when a function first uses it: routes without table access never do. */
+export function startInvocation(db: () => Db, event: HttpEvent, requestId: string): InvocationState {
+  const state: InvocationState = {
+    context: {
+      get db() {
+        return db();
+      },
+      event,
+      requestId,
+      redirectErrorsTo: (target) => {
+        state.fallbackRedirect = target;
+      },
+    },
+  };
+  states.set(event, state);
+  return state;
+}
+
+export function invocation(event: HttpEvent): InvocationState | undefined {
+  return states.get(event);
+}

@@ -1,0 +1,51 @@
+import type middy from '@middy/core';
+import { bearerValue, requireAccessToken } from '../../oauth/bearer.js';
+import type { Auth } from '../../routes.js';
+import { invocation } from '../context.js';
+import { header, queryParams } from '../request.js';
+import { currentSession, requireCsrf, requireSession } from '../session.js';
+import type { HttpEvent, HttpResult, LambdaContext } from '../types.js';
+
+type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, LambdaContext>;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Starts a read now without awaiting it; the function awaits it (and sees its error) later. */
+function started<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined); // not unhandled while the function has not awaited it yet
+  return promise;
+}
+
+/**
+ * Applies the route's authentication (shared/routes.ts `Auth`) before the function runs:
+ * - bearer: the token from the header or the query (a missing one is 401 at once); its
+ *   strongly consistent read starts here and overlaps the function's first read;
+ * - session: a live session or 401; for state-changing methods the session's CSRF token in
+ *   `X-CSRF-Token` or 403 (the cookie alone proves nothing: a cross-site page can make the
+ *   browser send it; SameSite=Lax is the second line);
+ * - optional-session: the session's read starts here, and the function awaits it.
+ */
+export function authenticate(auth: Auth): Middleware {
+  return {
+    before: async (request) => {
+      const state = invocation(request.event);
+      if (!state || auth === 'none') return;
+      const { context } = state;
+      const event = request.event;
+      if (auth === 'bearer') {
+        const query = queryParams(event);
+        const value = bearerValue(header(event, 'authorization'), query);
+        context.query = query;
+        context.token = started(requireAccessToken(context.db, value));
+      } else if (auth === 'optional-session') {
+        context.session = started(currentSession(context.db, event));
+      } else {
+        const session = await requireSession(context.db, event);
+        if (!SAFE_METHODS.has(event.requestContext.http.method)) {
+          requireCsrf(session, header(event, 'x-csrf-token'));
+        }
+        context.session = session;
+      }
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Names every layer shares: grant types, HTTP verbs, member and built-in roles, and the shape of
+ * an OAuth redirect target. No imports, so the store, the domain, the OAuth layer and the HTTP
+ * layer can all depend on it without depending on each other.
+ */
+
+/** RFC 6749 §4: the grants an application may enable (the implicit grant is served at /authorize). */
+export const GRANT_TYPES = [
+  'authorization_code',
+  'implicit',
+  'password',
+  'client_credentials',
+  'refresh_token',
+] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+/** The verbs a permission may name (Keyrock's set). */
+export const HTTP_VERBS = ['GET', 'PUT', 'POST', 'DELETE'] as const;
+export type HttpVerb = (typeof HTTP_VERBS)[number];
+
+/** A member's role in an organization (Keyrock's organization_roles). */
+export const MEMBER_ROLES = ['owner', 'member'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** The two roles every application is created with (Keyrock's Provider and Purchaser). */
+export type BuiltInRole = 'provider' | 'purchaser';
+
+/** Whom a role is given to in an application. */
+export type Grantee = { kind: 'user'; id: number } | { kind: 'org'; id: number };
+
+/**
+ * Where an authorization response goes back to (RFC 6749 §4.1.2, §4.2.2): the client's registered
+ * redirect URI, in the query for `code` and in the fragment for `token`, with the client's state.
+ */
+export interface RedirectTarget {
+  redirectUri: string;
+  mode: 'query' | 'fragment';
+  state?: string | undefined;
+}

@@ -1,0 +1,49 @@
+import { type Client, toClient } from './applications.js';
+import type { Db } from './db.js';
+import { type Key, keys } from './keys.js';
+import { findItem } from './ops.js';
+import { type CodeRecord, getConsistent, type TokenRecord, toCode, toToken } from './tokens.js';
+import { type Credentials, credentialKeys, credentialsFrom } from './users.js';
+
+/**
+ * What a token or revocation request needs besides its client, by digest or email: each grant
+ * names its own (shared/oauth/grants), and the store reads them with the client in ONE strongly
+ * consistent BatchGetItem: a code written a millisecond ago, or a token revoked a millisecond
+ * ago, is seen as it is now.
+ */
+export interface TokenRequestNeeds {
+  /** SHA-256 digest of an authorization code. */
+  code?: string | undefined;
+  /** SHA-256 digest of a refresh or access token. */
+  token?: string | undefined;
+  /** An email whose login and brute-force guard a password check needs. */
+  email?: string | undefined;
+}
+
+export interface TokenRequestRecords {
+  client: Client | undefined;
+  code: CodeRecord | undefined;
+  token: TokenRecord | undefined;
+  credentials: Credentials | undefined;
+}
+
+export async function readTokenRequest(
+  db: Db,
+  clientId: string,
+  needs: TokenRequestNeeds,
+): Promise<TokenRequestRecords> {
+  const wanted: Key[] = [keys.client(clientId)];
+  if (needs.code !== undefined) wanted.push(keys.code(needs.code));
+  if (needs.token !== undefined) wanted.push(keys.token(needs.token));
+  if (needs.email !== undefined) wanted.push(...credentialKeys(needs.email));
+  const items = await getConsistent(db, wanted);
+  const client = findItem(items, keys.client(clientId));
+  const code = needs.code !== undefined ? findItem(items, keys.code(needs.code)) : undefined;
+  const token = needs.token !== undefined ? findItem(items, keys.token(needs.token)) : undefined;
+  return {
+    client: client ? toClient(client) : undefined,
+    code: code ? toCode(code) : undefined,
+    token: token ? toToken(token) : undefined,
+    credentials: needs.email !== undefined ? credentialsFrom(items, needs.email) : undefined,
+  };
+}
