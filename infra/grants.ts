@@ -1,0 +1,59 @@
+/**
+ * What a route's function may touch, written out action by action from its route-table entry:
+ * CDK's grantReadData/grantWriteData would add Scan, DescribeTable and more (docs/architecture.md).
+ */
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Route } from '../shared/routes.js';
+import { TABLE_SCHEMA } from '../shared/store/table.js';
+
+/** Actions per table access level. TransactWriteItems is authorised per item by these actions. */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+  write: [
+    'dynamodb:GetItem',
+    'dynamodb:Query',
+    'dynamodb:BatchGetItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
+} as const;
+
+/** Actions per logo-bucket access level; objects live under `logos/` (see local/server.ts). */
+export const LOGO_ACTIONS = {
+  read: ['s3:GetObject'],
+  write: ['s3:PutObject', 's3:GetObject'],
+} as const;
+export const LOGO_PREFIX = 'logos/';
+
+/** The IAM statements a route's function gets, straight from its route-table entry. */
+export function routeStatements(route: Route, table: ITable, logoBucket: IBucket): PolicyStatement[] {
+  const statements: PolicyStatement[] = [];
+  if (route.table !== 'none') {
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...TABLE_ACTIONS[route.table]],
+        // The table and each named index; never `index/*`.
+        resources: [
+          table.tableArn,
+          ...TABLE_SCHEMA.indexes.map((index) => `${table.tableArn}/index/${index.name}`),
+        ],
+      }),
+    );
+  }
+  if (route.logos !== 'none') {
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...LOGO_ACTIONS[route.logos]],
+        resources: [logoBucket.arnForObjects(`${LOGO_PREFIX}*`)],
+      }),
+    );
+  }
+  return statements;
+}
