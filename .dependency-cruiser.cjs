@@ -1,0 +1,81 @@
+/**
+ * The layers of Gatehouse, as forbidden imports (`npm run lint:deps`):
+ *
+ *   functions/ → shared/http/ → shared/oauth/ → shared/domain/ → shared/store/
+ *
+ * A layer imports only the layers to its right, and every layer may import the root modules of
+ * shared/ (errors, config, crypto, log, routes, model), which import none of the layers. A
+ * function reaches the table only through the domain or OAuth layers, never shared/store directly.
+ * Type-only imports count like any other (tsPreCompilationDeps).
+ *
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'store-imports-upper-layer',
+      comment: 'shared/store is the bottom layer: it may not import shared/domain, oauth, http or functions.',
+      severity: 'error',
+      from: { path: '^shared/store/' },
+      to: { path: '^(shared/(domain|oauth|http)|functions)/' },
+    },
+    {
+      name: 'domain-imports-upper-layer',
+      comment: 'shared/domain holds the rules: it may not import shared/oauth, shared/http or functions.',
+      severity: 'error',
+      from: { path: '^shared/domain/' },
+      to: { path: '^(shared/(oauth|http)|functions)/' },
+    },
+    {
+      name: 'oauth-imports-upper-layer',
+      comment: 'shared/oauth may not import shared/http or functions.',
+      severity: 'error',
+      from: { path: '^shared/oauth/' },
+      to: { path: '^(shared/http|functions)/' },
+    },
+    {
+      name: 'http-imports-functions',
+      comment: 'shared/http may not import functions.',
+      severity: 'error',
+      from: { path: '^shared/http/' },
+      to: { path: '^functions/' },
+    },
+    {
+      name: 'functions-import-store',
+      comment: 'A function reaches the table through shared/domain or shared/oauth, not shared/store.',
+      severity: 'error',
+      from: { path: '^functions/' },
+      to: { path: '^shared/store/' },
+    },
+    {
+      name: 'shared-root-imports-layer',
+      comment:
+        'The root modules of shared/ (errors, config, crypto, log, routes, model) are below every layer.',
+      severity: 'error',
+      from: { path: '^shared/[^/]+\\.ts$' },
+      to: { path: '^shared/(store|domain|oauth|http)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No module may depend on itself through others.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+    // Type-only imports (`import type`) are dependencies too.
+    tsPreCompilationDeps: true,
+    // NodeNext sources import `./x.js` for `./x.ts`; the tsconfig makes the resolver map them.
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
