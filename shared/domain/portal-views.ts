@@ -105,15 +105,10 @@ export async function applicationDetail(db: Db, userId: number, appId: number) {
   if (!access.authorize) return { application: applicationSummary(access.app), can };
   const catalogue = access.catalogue;
   const grantees = await granteesOf(db, appId);
+  const idsOf = (kind: 'user' | 'org') => grantees.filter((g) => g.kind === kind).map((g) => g.id);
   const [users, orgs] = await Promise.all([
-    usersByIds(
-      db,
-      grantees.filter((g) => g.kind === 'user').map((g) => g.id),
-    ),
-    organizationsByIds(
-      db,
-      grantees.filter((g) => g.kind === 'org').map((g) => g.id),
-    ),
+    usersByIds(db, idsOf('user')),
+    organizationsByIds(db, idsOf('org')),
   ]);
   const label = (kind: 'user' | 'org', id: number) => {
     const user = kind === 'user' ? users.get(id) : undefined;
@@ -192,10 +187,8 @@ export async function organizationDetail(db: Db, orgId: number, myRole: MemberRo
     requireOrganization(db, orgId),
     membersOfOrganization(db, orgId),
   ]);
-  const users = await usersByIds(
-    db,
-    members.map((m) => m.userId),
-  );
+  const userIds = members.map((m) => m.userId);
+  const users = await usersByIds(db, userIds);
   return {
     organization: { id: org.id, name: org.name, description: org.description },
     myRole,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compileRoutes, matchRoute, type Route, routes } from '../../../shared/routes.js';
+import {
+  compileRoutes,
+  corsMethods,
+  matchRoute,
+  PREFLIGHT_FN,
+  type Route,
+  routes,
+  routesOf,
+} from '../../../shared/routes.js';
 
 // Test routes copy a real entry's settings, so they stay valid whatever fields a route gains.
 const template = routes[0]!;
@@ -87,5 +95,34 @@ describe('compileRoutes', () => {
       const result = matchRoute(table, r.method, path);
       expect(result && 'route' in result ? result.route.fn : result, `${r.method} ${r.path}`).toBe(r.fn);
     }
+  });
+});
+
+describe('derived routes', () => {
+  it('gives every path with a cors route its preflight, served by one function without table access', () => {
+    const preflights = routes.filter((r) => r.method === 'OPTIONS');
+    const needing = new Set(routes.filter((r) => r.cors === true).map((r) => r.path));
+    expect(new Set(preflights.map((r) => r.path))).toEqual(needing);
+    for (const r of preflights) expect(r).toMatchObject({ fn: PREFLIGHT_FN, table: 'none', auth: 'none' });
+    // A simple GET (the metadata document) is never preflighted by browsers.
+    expect(preflights.some((r) => r.path.startsWith('/.well-known/'))).toBe(false);
+  });
+
+  it('lists each function but the preflight for exactly one route', () => {
+    const fns = new Set(routes.map((r) => r.fn));
+    for (const fn of fns) if (fn !== PREFLIGHT_FN) expect(routesOf(fn)).toHaveLength(1);
+  });
+
+  it('answers a preflight with the methods served at the concrete path', () => {
+    expect(corsMethods('/users/42')).toEqual(['GET']);
+    expect(corsMethods('/oauth2/token')).toEqual(['POST']);
+    expect(corsMethods('/api/session')).toEqual([]);
+  });
+
+  it('requires a session on every portal route but sign-up and the session probes', () => {
+    const open = routes
+      .filter((r) => r.path.startsWith('/api/') && r.auth !== 'session')
+      .map((r) => `${r.method} ${r.path}`);
+    expect(open.sort()).toEqual(['GET /api/session', 'POST /api/session', 'POST /api/users']);
   });
 });

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applicationFields,
   email,
   grantTypes,
   httpUrl,
   httpVerb,
+  LIMITS,
+  memberRole,
   nickName,
   optionalText,
+  organizationFields,
   password,
+  permissionFields,
   positiveInt,
   resourcePath,
+  roleName,
   text,
 } from '../../../../shared/domain/validate.js';
 import { thrown } from '../../support/errors.js';
@@ -378,5 +384,54 @@ describe('grantTypes', () => {
 
   it('names the field it is given', () => {
     expect(refusal(() => grantTypes('magic', '--grant-types'))).toMatchObject({ field: '--grant-types' });
+  });
+});
+
+describe('field rules shared by the portal, the CLI and /v1', () => {
+  it('accepts a member role and names the allowed ones for anything else', () => {
+    expect(memberRole('owner')).toBe('owner');
+    expect(memberRole('member')).toBe('member');
+    expect(thrown(() => memberRole('admin'))).toMatchObject({
+      field: 'role',
+      message: 'role must be member or owner, got "admin".',
+    });
+    expect(thrown(() => memberRole(undefined)).message).toBe('role must be member or owner.');
+  });
+
+  it('applies one length limit to organization, role and permission names, whoever writes them', () => {
+    const long = 'x'.repeat(LIMITS.organizationName + 1);
+    expect(thrown(() => organizationFields({ name: long })).field).toBe('name');
+    expect(organizationFields({ name: ' Acme ' })).toEqual({ name: 'Acme', description: '' });
+    expect(thrown(() => roleName('x'.repeat(LIMITS.roleName + 1))).field).toBe('name');
+    const description = 'd'.repeat(LIMITS.permissionDescription + 1);
+    expect(thrown(() => permissionFields({ name: 'p', description, verb: 'GET', path: '/a' })).field).toBe(
+      'description',
+    );
+  });
+
+  it('normalises a permission (verb upper-cased) and refuses a path without a leading slash', () => {
+    expect(permissionFields({ name: 'read', verb: 'get', path: '/orders' })).toEqual({
+      name: 'read',
+      description: '',
+      verb: 'GET',
+      path: '/orders',
+    });
+    expect(thrown(() => permissionFields({ name: 'read', verb: 'GET', path: 'orders' })).field).toBe('path');
+  });
+
+  it('checks an application, refusing a callback URL with a fragment (RFC 6749 §3.1.2)', () => {
+    const input = {
+      name: 'Shop',
+      description: 'A shop',
+      url: 'https://shop.example',
+      callbackUrl: 'https://shop.example/cb',
+    };
+    expect(applicationFields(input).grantTypes).toContain('authorization_code');
+    expect(
+      thrown(() => applicationFields({ ...input, callbackUrl: 'https://shop.example/cb#x' })).field,
+    ).toBe('callbackUrl');
+    expect(
+      thrown(() => applicationFields({ ...input, name: 'n'.repeat(LIMITS.applicationName + 1) })).field,
+    ).toBe('name');
   });
 });
