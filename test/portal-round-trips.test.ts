@@ -55,7 +55,9 @@ describe('portal permission check', () => {
   it('reads the same with 0 and with 200 organizations authorized in the application', async () => {
     const before = await editApplication('Shop 0');
 
-    const purchaser = (await roleCatalogue(service.db, reg.app.id)).roles.find((r) => r.name === 'Purchaser')!;
+    const purchaser = (await roleCatalogue(service.db, reg.app.id)).roles.find(
+      (r) => r.name === 'Purchaser',
+    )!;
     const owner = await newUser(service.db, 'orgs-owner');
     for (let i = 0; i < 200; i++) {
       const org = await createOrganization(service.db, {
