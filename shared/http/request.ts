@@ -62,9 +62,10 @@ export function jsonBody(event: HttpEvent): Record<string, unknown> {
 export function cookies(event: HttpEvent): Map<string, string> {
   const out = new Map<string, string>();
   const list = event.cookies ?? (header(event, 'cookie') ?? '').split(';');
-  for (const pair of list) {
+  for (const raw of list) {
+    const pair = raw.trim();
     const eq = pair.indexOf('=');
-    if (eq <= 0) continue;
+    if (eq <= 0) continue; // RFC 6265 §5.2: a pair without a name is ignored
     const name = pair.slice(0, eq).trim();
     if (!out.has(name)) out.set(name, pair.slice(eq + 1).trim());
   }

@@ -177,6 +177,11 @@ describe('cookies', () => {
     expect(jar.get('tok')).toBe('a=b=');
   });
 
+  it('skips a nameless pair in the Cookie header, whatever the spaces around it', () => {
+    const jar = cookies(event({ headers: { cookie: 'a=1; =x;  =y' } }));
+    expect(Object.fromEntries(jar)).toEqual({ a: '1' });
+  });
+
   it('skips pairs without a name or without "="', () => {
     expect(Object.fromEntries(cookies(event({ cookies: ['novalue', '=anonymous', 'ok=1'] })))).toEqual({
       ok: '1',
