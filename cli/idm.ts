@@ -14,6 +14,7 @@ import { addGrantee, userOwner } from '../shared/domain/portal-views.js';
 import { applicationFields, memberRole } from '../shared/domain/validate.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../shared/store/db.js';
+import { rebuildSummaries } from '../shared/store/migrate.js';
 import { type FlagSpecs, type Flags, parseFlags, UsageError } from './args.js';
 import { eventFor, invoke, routeOf } from './invoke.js';
 import { openTarget } from './target.js';
@@ -183,6 +184,16 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
         ...(grantee.kind === 'user' ? { userId: grantee.id } : { orgId: grantee.id }),
         roleId: f.role,
       };
+    },
+  }),
+
+  migrate: command({
+    usage: 'migrate',
+    flags: {},
+    // Builds what an upgrade added (the lookups' summary items) for data written before it;
+    // safe to run again, and while the service runs.
+    async run(db) {
+      return rebuildSummaries(db);
     },
   }),
 

@@ -10,8 +10,8 @@ export const handler = endpoint('api-authorization-update', async ({ db, event, 
   const appId = positiveInt(pathParam(event, 'id'), 'id');
   const grantee = granteeFromPath(pathParam(event, 'kind'), pathParam(event, 'granteeId'));
   const body = jsonBody(event);
-  const { catalogue } = await requireAuthorizer(db, session.userId, appId);
-  const roleId = roleOf(catalogue, body.roleId);
+  const { rules } = await requireAuthorizer(db, session.userId, appId);
+  const roleId = roleOf(rules, body.roleId);
   await changeGrantee(db, appId, grantee, roleId);
   return json(200, { kind: grantee.kind, id: grantee.id, roleId });
 });

@@ -12,8 +12,8 @@ import { json } from '../shared/http/response.js';
 export const handler = endpoint('api-authorizations-create', async ({ db, event, session }) => {
   const appId = positiveInt(pathParam(event, 'id'), 'id');
   const body = jsonBody(event);
-  const { catalogue } = await requireAuthorizer(db, session.userId, appId);
-  const roleId = roleOf(catalogue, body.roleId);
+  const { rules } = await requireAuthorizer(db, session.userId, appId);
+  const roleId = roleOf(rules, body.roleId);
   const grantee = await granteeFrom(db, body);
   await addGrantee(db, appId, grantee, roleId);
   return json(201, { kind: grantee.kind, id: grantee.id, roleId });

@@ -4,6 +4,6 @@ import { json } from '../shared/http/response.js';
 
 /** GET /applications.json?actor_id= (Keyrock): the applications an actor holds a role in. */
 export const handler = endpoint('applications-json', async ({ db, query, token }) => {
-  const apps = await applicationsOfActor(db, query.get('actor_id'), token);
+  const apps = await applicationsOfActor(db, query.get('actor_id'), token());
   return json(200, apps, { 'cache-control': 'no-store' });
 });

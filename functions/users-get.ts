@@ -4,6 +4,6 @@ import { pathParam } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
 
 /** GET /users/{id} (Keyrock): a user as seen from the token's application. */
-export const handler = endpoint('users-get', async ({ db, event, token }) =>
-  json(200, await userById(db, await token, pathParam(event, 'id')), { 'cache-control': 'no-store' }),
+export const handler = endpoint('users-get', async ({ db, bearer, event }) =>
+  json(200, await userById(db, bearer, pathParam(event, 'id')), { 'cache-control': 'no-store' }),
 );

@@ -373,7 +373,8 @@ describe('roles, permissions and switches', () => {
     const range = await queryPartitionFrom(db, keys.appPartition(app.id), keys.appCatalogueStart);
     const whole = await queryPartition(db, keys.appPartition(app.id));
     // Everything but the metadata and the organization authorizations, and nothing else.
-    const expected = whole.filter((i) => i.type !== 'application' && i.type !== 'orgAuthorization');
+    const outside = ['application', 'orgAuthorization', 'catalogue', 'orgRoles'];
+    const expected = whole.filter((i) => !outside.includes(i.type as string));
     expect(range.map((i) => i.SK).sort()).toEqual(expected.map((i) => i.SK).sort());
     expect(new Set(range.map((i) => i.type))).toEqual(new Set(['role', 'permission', 'rolePermission']));
     expect(whole.some((i) => i.type === 'orgAuthorization')).toBe(true);

@@ -4,12 +4,14 @@ import type { Db } from '../store/db.js';
 import { getMembership } from '../store/organizations.js';
 import type { TokenRecord } from '../store/tokens.js';
 import { getActor } from '../store/users.js';
-import { decide, holdsAnyRole, type ResolvedRoles, resolveRoles } from './roles.js';
+import { tokenAndRoles } from './access-tokens.js';
+import { decide, holdsAnyRole, type ResolvedRoles } from './roles.js';
 import { positiveInt } from './validate.js';
 
 /**
- * Keyrock's classic lookups. Round trips after the token's GetItem (docs/data-model.md): one for
- * a user in no organization, two for a member of organizations (shared/store/access.ts).
+ * Keyrock's classic lookups. GET /user and GET /users/:id read the token together with the user
+ * and the application's catalogue, then, for a member of organizations, their roles: two round
+ * trips at most (docs/data-model.md, shared/domain/access-tokens.ts).
  */
 
 const role = (r: { id: number; name: string }) => ({ id: r.id, name: r.name });
@@ -51,19 +53,19 @@ function userRecordBody(r: ResolvedRoles) {
  * GET /user (Keyrock): the token's user with roles in the token's application, and, with
  * action + resource, a permission decision.
  */
-export async function currentUser(db: Db, token: TokenRecord, query: Map<string, string>) {
+export async function currentUser(db: Db, bearer: string, query: Map<string, string>) {
   const action = query.get('action');
   const resource = query.get('resource');
   const appId = query.get('app_id');
   if ((action === undefined) !== (resource === undefined)) {
     throw invalid('action and resource go together: send both or neither.');
   }
+  const { token, roles: resolved } = await tokenAndRoles(db, bearer);
   // A PEP proxy names its application; a token of another application gives it no answer.
   if (appId !== undefined && appId !== token.clientId) {
     throw invalidToken('The access token was not issued for application app_id.');
   }
   if (token.userId === undefined) return {}; // client credentials: no user (Keyrock answers {})
-  const resolved = await resolveRoles(db, token.userId, token.appId);
   if (!resolved) throw invalidToken('The user of this access token no longer exists.');
   return {
     ...userInfoBody(resolved),
@@ -76,10 +78,10 @@ export async function currentUser(db: Db, token: TokenRecord, query: Map<string,
  * application (directly or through an organization); anyone else looks like an unknown id (404),
  * so the endpoint cannot be used to probe who exists.
  */
-export async function userById(db: Db, token: TokenRecord, rawId: string) {
+export async function userById(db: Db, bearer: string, rawId: string) {
   if (!/^\d{1,15}$/.test(rawId)) throw invalid('The user id must be an integer.', 'id');
   const userId = positiveInt(rawId, 'id');
-  const resolved = await resolveRoles(db, userId, token.appId);
+  const { token, roles: resolved } = await tokenAndRoles(db, bearer, userId);
   if (!resolved || (token.userId !== userId && !holdsAnyRole(resolved))) {
     throw notFound(`User ${userId} does not exist.`);
   }

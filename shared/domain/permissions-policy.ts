@@ -2,7 +2,7 @@ import { forbidden, notFound } from '../errors.js';
 import type { Application } from '../store/applications.js';
 import type { Db } from '../store/db.js';
 import { getMembership, type Membership } from '../store/organizations.js';
-import type { RoleCatalogue } from '../store/roles.js';
+import type { RoleRules } from '../store/summaries.js';
 import { builtInsHeld, resolveRoles } from './roles.js';
 
 /**
@@ -16,8 +16,8 @@ import { builtInsHeld, resolveRoles } from './roles.js';
  */
 export interface ApplicationAccess {
   app: Application;
-  /** The application's roles, permissions and switches (read for the check anyway). */
-  catalogue: RoleCatalogue;
+  /** The application's roles, permission rules and switches (read for the check anyway). */
+  rules: RoleRules;
   /** Provider: edit, delete, roles and permissions, secret, logo. */
   manage: boolean;
   /** Provider or Purchaser: authorize users and organizations. */
@@ -31,7 +31,7 @@ export async function applicationAccess(db: Db, userId: number, appId: number): 
   const builtIns = builtInsHeld(resolved);
   return {
     app: resolved.application,
-    catalogue: resolved.catalogue,
+    rules: resolved.rules,
     manage: builtIns.has('provider'),
     authorize: builtIns.has('provider') || builtIns.has('purchaser'),
   };

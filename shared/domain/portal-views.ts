@@ -17,8 +17,9 @@ import {
   organizationsByIds,
   requireOrganization,
 } from '../store/organizations.js';
-import type { RoleCatalogue } from '../store/roles.js';
+import { roleCatalogue } from '../store/roles.js';
 import type { Session } from '../store/sessions.js';
+import type { RoleRules } from '../store/summaries.js';
 import { getLogin, requireUser, type User, userIdByNick, usersByIds } from '../store/users.js';
 import { logoUrl } from './logo-url.js';
 import { applicationAccess } from './permissions-policy.js';
@@ -103,8 +104,8 @@ export async function applicationDetail(db: Db, userId: number, appId: number) {
   const access = await applicationAccess(db, userId, appId);
   const can = { manage: access.manage, authorize: access.authorize };
   if (!access.authorize) return { application: applicationSummary(access.app), can };
-  const catalogue = access.catalogue;
-  const grantees = await granteesOf(db, appId);
+  // The page shows permissions with their names and descriptions: the catalogue range, once.
+  const [catalogue, grantees] = await Promise.all([roleCatalogue(db, appId), granteesOf(db, appId)]);
   const idsOf = (kind: 'user' | 'org') => grantees.filter((g) => g.kind === kind).map((g) => g.id);
   const [users, orgs] = await Promise.all([
     usersByIds(db, idsOf('user')),
@@ -155,9 +156,9 @@ export async function granteeFrom(db: Db, body: Record<string, unknown>): Promis
 }
 
 /** A role id that belongs to the application (from its catalogue, already read for the access check). */
-export function roleOf(catalogue: RoleCatalogue, value: unknown, field = 'roleId'): number {
+export function roleOf(rules: RoleRules, value: unknown, field = 'roleId'): number {
   const roleId = v.positiveInt(value, field);
-  if (!catalogue.roles.some((r) => r.id === roleId)) {
+  if (!rules.roles.some((r) => r.id === roleId)) {
     throw invalid('This role does not exist in the application.', field);
   }
   return roleId;

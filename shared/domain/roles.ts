@@ -1,9 +1,9 @@
 import type { BuiltInRole } from '../model.js';
-import { userInApplication } from '../store/access.js';
+import { type UserInApplication, userInApplication } from '../store/access.js';
 import type { Application, Role } from '../store/applications.js';
 import type { Db } from '../store/db.js';
 import type { Membership } from '../store/organizations.js';
-import type { RoleCatalogue } from '../store/roles.js';
+import type { RoleRules } from '../store/summaries.js';
 import type { User } from '../store/users.js';
 
 /**
@@ -15,7 +15,8 @@ export interface ResolvedRoles {
   user: User;
   /** Present when asked for with `withApplication` and the application exists. */
   application: Application | undefined;
-  catalogue: RoleCatalogue;
+  /** The application's roles, permission rules and switches. */
+  rules: RoleRules;
   /** Roles held directly, by id. */
   direct: Role[];
   /** The user's organizations (by id), each with the roles it holds in the application. */
@@ -29,9 +30,13 @@ export async function resolveRoles(
   appId: number,
   options: { withApplication?: boolean } = {},
 ): Promise<ResolvedRoles | undefined> {
-  const found = await userInApplication(db, userId, appId, options);
+  return resolved(await userInApplication(db, userId, appId, options));
+}
+
+/** Resolves what the store read (also when the caller read it with a token). */
+export function resolved(found: UserInApplication): ResolvedRoles | undefined {
   if (!found.user) return undefined;
-  const byId = new Map(found.catalogue.roles.map((r) => [r.id, r]));
+  const byId = new Map(found.rules.roles.map((r) => [r.id, r]));
   // A role id without a role (deleted meanwhile) is no role at all.
   const rolesOf = (ids: number[]) =>
     [...new Set(ids)]
@@ -41,7 +46,7 @@ export async function resolveRoles(
   return {
     user: found.user,
     application: found.application,
-    catalogue: found.catalogue,
+    rules: found.rules,
     direct: rolesOf(found.directRoleIds),
     memberships: found.memberships.map((m) => ({ membership: m.membership, roles: rolesOf(m.roleIds) })),
   };
@@ -73,11 +78,11 @@ export type Decision = 'Permit' | 'Deny';
 export function decide(resolved: ResolvedRoles, action: string, resource: string): Decision {
   const verb = action.toUpperCase();
   const matching = new Set(
-    resolved.catalogue.permissions.filter((p) => p.verb === verb && p.path === resource).map((p) => p.id),
+    resolved.rules.permissions.filter((p) => p.verb === verb && p.path === resource).map((p) => p.id),
   );
   if (matching.size === 0) return 'Deny';
   for (const role of heldRoles(resolved)) {
-    const on = resolved.catalogue.switches.get(role.id);
+    const on = resolved.rules.switches.get(role.id);
     if (on && [...on].some((p) => matching.has(p))) return 'Permit';
   }
   return 'Deny';

@@ -20,8 +20,12 @@ export interface BaseContext {
 /** What each kind of route authentication adds (see `Auth` in shared/routes.ts). */
 export interface AuthContexts {
   none: Record<never, never>;
-  /** The access token's read started before the function ran; awaiting it may throw 401. */
-  bearer: { token: Promise<TokenRecord>; query: Map<string, string> };
+  /**
+   * The bearer token as sent (RFC 6750 §2.1 or §2.3) and the parsed query. `token()` reads and
+   * checks it (once; 401 when unknown, expired or revoked); a lookup that reads the token together
+   * with what it answers (GET /user) checks the value itself instead.
+   */
+  bearer: { bearer: string; token: () => Promise<TokenRecord>; query: Map<string, string> };
   session: { session: Session };
   /** The session's read started before the function ran, so it overlaps the function's own. */
   'optional-session': { session: Promise<Session | undefined> };
@@ -31,7 +35,7 @@ export type Context<A extends Auth> = BaseContext & AuthContexts[A];
 
 /** Per-invocation state the middlewares fill in and the function reads, keyed by its event. */
 export interface InvocationState {
-  context: BaseContext & Partial<{ token: unknown; query: unknown; session: unknown }>;
+  context: BaseContext & Partial<{ bearer: unknown; token: unknown; query: unknown; session: unknown }>;
   fallbackRedirect?: RedirectTarget | undefined;
 }
 

@@ -1,7 +1,4 @@
-import { sha256 } from '../crypto.js';
-import { invalidBearerRequest, invalidToken, missingBearer } from '../errors.js';
-import type { Db } from '../store/db.js';
-import { getToken, isLive, type TokenRecord } from '../store/tokens.js';
+import { invalidBearerRequest, missingBearer } from '../errors.js';
 
 /**
  * The access token of a protected-resource request: `Authorization: Bearer` (RFC 6750 §2.1) or
@@ -22,13 +19,4 @@ export function bearerValue(authorization: string | undefined, query: Map<string
   const value = fromHeader ?? fromQuery;
   if (value === undefined || value === '') throw missingBearer();
   return value;
-}
-
-/** One strongly consistent GetItem; an unknown, expired, revoked or refresh token is refused. */
-export async function requireAccessToken(db: Db, value: string): Promise<TokenRecord> {
-  const token = value.length <= 200 ? await getToken(db, sha256(value)) : undefined;
-  if (token?.kind !== 'access' || !isLive(token)) {
-    throw invalidToken('The access token is unknown, expired or revoked.');
-  }
-  return token;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../config.js';
 import { randomToken, sha256 } from '../crypto.js';
 import type { Client } from '../store/applications.js';
-import type { TokenRecord } from '../store/tokens.js';
+import { accessTokenValue, type TokenRecord } from '../store/tokens.js';
 import { nowSeconds } from '../time.js';
 
 /** Tokens about to be stored (as digests) and handed out (as values). */
@@ -35,7 +35,8 @@ export function mintTokens(input: MintInput): Minted {
     scope: input.scope,
     grantId,
   };
-  const accessToken = randomToken(32);
+  // The value carries the user and application ids for the lookups' first round trip.
+  const accessToken = accessTokenValue(input.userId, input.client.appId, randomToken(32));
   const records: Omit<TokenRecord, 'revoked'>[] = [
     { ...base, digest: sha256(accessToken), kind: 'access', expiresAt: now + c.accessTokenTtl },
   ];

@@ -1,9 +1,11 @@
 import { type Application, toApplication } from './applications.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { getItem, type Item, queryPartition, queryPartitionFrom } from './ops.js';
+import { batchGet, findItem, type Item, queryPartition, queryPartitionFrom } from './ops.js';
 import { type Membership, toMembership } from './organizations.js';
-import { catalogueFrom, type RoleCatalogue } from './roles.js';
+import { catalogueFrom } from './roles.js';
+import { type RoleRules, roleIdsFrom, rulesFromSummary } from './summaries.js';
+import { type TokenRecord, toToken } from './tokens.js';
 import { toUser, type User } from './users.js';
 
 /**
@@ -16,7 +18,7 @@ export interface UserInApplication {
   user: User | undefined;
   /** The application's metadata, when asked for (undefined also when it does not exist). */
   application: Application | undefined;
-  catalogue: RoleCatalogue;
+  rules: RoleRules;
   /** Role ids the user holds directly in the application. */
   directRoleIds: number[];
   /** The user's organizations, each with the role ids it holds in the application. */
@@ -24,25 +26,19 @@ export interface UserInApplication {
 }
 
 /**
- * Reads it in at most two rounds, with work that grows with the answer, never with the
- * application's size:
- * 1. the user's partition (profile, memberships, direct authorizations) ‖ the application's role
- *    catalogue (SK >= PERM#: permissions, roles, switches, not the organization authorizations,
- *    which grow with every organization in the application) ‖ its metadata when asked for;
- * 2. only for a member of organizations: the roles each of them holds in the application, one
- *    small Query (ORGAUTHZ#<orgId>#) per membership, in parallel.
+ * How it is read, in two rounds whatever the user's organizations (docs/data-model.md):
+ * 1. the user's partition (profile, memberships, direct authorizations) ‖ one consistent
+ *    BatchGetItem of the application's catalogue summary (pattern 18), plus whatever the caller
+ *    reads with it (the token, the application's metadata);
+ * 2. only for a member of organizations: one BatchGetItem of the ORGROLES items (pattern 19)
+ *    whose keys the memberships give (one call per 100 memberships, in parallel).
+ * An application whose summaries predate them (until `npx idm migrate`) is read the old way in
+ * round 2: the catalogue range and one Query per membership.
  */
-export async function userInApplication(
-  db: Db,
-  userId: number,
-  appId: number,
-  options: { withApplication?: boolean } = {},
-): Promise<UserInApplication> {
-  const app = keys.appPartition(appId);
-  const [userItems, catalogueItems, appItem] = await Promise.all([
+async function read(db: Db, userId: number, appId: number, extra: ReturnType<typeof keys.token>[]) {
+  const [userItems, batch] = await Promise.all([
     queryPartition(db, keys.userPartition(userId)),
-    queryPartitionFrom(db, app, keys.appCatalogueStart),
-    options.withApplication ? getItem(db, keys.application(appId), true) : undefined,
+    batchGet(db, [keys.catalogue(appId), ...extra], true),
   ]);
   const profile = userItems.find((i) => i.SK === keys.user(userId).SK);
   const direct = `${keys.userAuthorizationPrefix}${appId}#`;
@@ -52,16 +48,72 @@ export async function userInApplication(
         .map(toMembership)
         .sort((a, b) => a.orgId - b.orgId)
     : [];
-  const orgRoles = await Promise.all(
+  const summary = rulesFromSummary(findItem(batch, keys.catalogue(appId)), appId);
+  const [rules, orgRoles] = summary
+    ? [summary, await summarisedOrgRoles(db, appId, memberships)]
+    : await Promise.all([legacyRules(db, appId), legacyOrgRoles(db, appId, memberships)]);
+  const found: UserInApplication = {
+    user: profile ? toUser(profile) : undefined,
+    application: undefined,
+    rules,
+    directRoleIds: userItems.filter((i) => (i.SK as string).startsWith(direct)).map(roleIdOf),
+    memberships: memberships.map((membership, i) => ({ membership, roleIds: orgRoles[i]! })),
+  };
+  return { found, batch };
+}
+
+async function summarisedOrgRoles(db: Db, appId: number, memberships: Membership[]): Promise<number[][]> {
+  if (memberships.length === 0) return [];
+  const items = await batchGet(
+    db,
+    memberships.map((m) => keys.orgRoles(appId, m.orgId)),
+    true,
+  );
+  return memberships.map((m) => roleIdsFrom(findItem(items, keys.orgRoles(appId, m.orgId))));
+}
+
+async function legacyRules(db: Db, appId: number): Promise<RoleRules> {
+  return catalogueFrom(await queryPartitionFrom(db, keys.appPartition(appId), keys.appCatalogueStart));
+}
+
+async function legacyOrgRoles(db: Db, appId: number, memberships: Membership[]): Promise<number[][]> {
+  const app = keys.appPartition(appId);
+  const per = await Promise.all(
     memberships.map((m) => queryPartition(db, app, `${keys.orgAuthorizationPrefix}${m.orgId}#`)),
   );
-  return {
-    user: profile ? toUser(profile) : undefined,
-    application: appItem ? toApplication(appItem) : undefined,
-    catalogue: catalogueFrom(catalogueItems),
-    directRoleIds: userItems.filter((i) => (i.SK as string).startsWith(direct)).map(roleIdOf),
-    memberships: memberships.map((membership, i) => ({ membership, roleIds: orgRoles[i]!.map(roleIdOf) })),
-  };
+  return per.map((items) => items.map(roleIdOf));
 }
 
 const roleIdOf = (item: Item) => item.roleId as number;
+
+export async function userInApplication(
+  db: Db,
+  userId: number,
+  appId: number,
+  options: { withApplication?: boolean } = {},
+): Promise<UserInApplication> {
+  const { found, batch } = await read(
+    db,
+    userId,
+    appId,
+    options.withApplication ? [keys.application(appId)] : [],
+  );
+  const meta = options.withApplication ? findItem(batch, keys.application(appId)) : undefined;
+  return { ...found, application: meta ? toApplication(meta) : undefined };
+}
+
+/**
+ * A bearer token and a user in the token's application, read together: the token's value names
+ * the application and the user (store/tokens.ts `tokenHint`), so the token is read in the same
+ * BatchGetItem as the catalogue summary. The caller checks the token before using the rest.
+ */
+export async function tokenWithUserInApplication(
+  db: Db,
+  digest: string,
+  userId: number,
+  appId: number,
+): Promise<{ token: TokenRecord | undefined; found: UserInApplication }> {
+  const { found, batch } = await read(db, userId, appId, [keys.token(digest)]);
+  const token = findItem(batch, keys.token(digest));
+  return { token: token ? toToken(token) : undefined, found };
+}

@@ -15,6 +15,7 @@ import {
   TransactionFailed,
   transact,
 } from './ops.js';
+import { catalogueItem, orgRolesSummary, type Role } from './summaries.js';
 
 export interface Application {
   id: number;
@@ -40,12 +41,7 @@ export interface Client {
   grantTypes: GrantType[];
 }
 
-export interface Role {
-  id: number;
-  appId: number;
-  name: string;
-  builtIn?: BuiltInRole | undefined;
-}
+export type { Role } from './summaries.js';
 
 export type Owner =
   | { kind: 'user'; userId: number; actorId: number }
@@ -151,6 +147,8 @@ export async function createApplication(
       { Put: { TableName: db.table, Item: roleItem(provider), ConditionExpression: absent } },
       { Put: { TableName: db.table, Item: roleItem(purchaser), ConditionExpression: absent } },
       { Put: { TableName: db.table, Item: ownerAuthorization } },
+      { Put: { TableName: db.table, Item: catalogueItem(app.id, [provider, purchaser]) } },
+      ...(owner.kind === 'org' ? [orgRolesSummary.replace(db, app.id, owner.orgId, [provider.id])] : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed && error.failedAt(0)) {

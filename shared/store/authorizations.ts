@@ -5,6 +5,7 @@ import { orgAuthorizationItem, userAuthorizationItem } from './applications.js';
 import type { Db } from './db.js';
 import { idFrom, keys } from './keys.js';
 import { queryGsi1, queryPartition, TransactionFailed, transact } from './ops.js';
+import { orgRolesSummary } from './summaries.js';
 
 /**
  * Gives a user or an organization a role in an application. The role, the application and the
@@ -23,6 +24,7 @@ export async function authorize(db: Db, appId: number, grantee: Grantee, roleId:
       exists(keys.role(appId, roleId)),
       exists(grantee.kind === 'user' ? keys.user(grantee.id) : keys.organization(grantee.id)),
       { Put: { TableName: db.table, Item: item } },
+      ...(grantee.kind === 'org' ? [orgRolesSummary.add(db, appId, grantee.id, roleId)] : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed) {
@@ -35,11 +37,15 @@ export async function authorize(db: Db, appId: number, grantee: Grantee, roleId:
 }
 
 export async function unauthorize(db: Db, appId: number, grantee: Grantee, roleId: number): Promise<void> {
-  const key =
-    grantee.kind === 'user'
-      ? keys.userAuthorization(appId, grantee.id, roleId)
-      : keys.orgAuthorization(appId, grantee.id, roleId);
-  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key }));
+  if (grantee.kind === 'user') {
+    const key = keys.userAuthorization(appId, grantee.id, roleId);
+    await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key }));
+    return;
+  }
+  await transact(db, [
+    { Delete: { TableName: db.table, Key: keys.orgAuthorization(appId, grantee.id, roleId) } },
+    orgRolesSummary.remove(db, appId, grantee.id, roleId),
+  ]);
 }
 
 /** Role ids a grantee holds in an application (strongly consistent). */
@@ -83,6 +89,7 @@ export async function setSingleRole(db: Db, appId: number, grantee: Grantee, rol
       },
       { Put: { TableName: db.table, Item: item } },
       ...deletes,
+      ...(grantee.kind === 'org' ? [orgRolesSummary.replace(db, appId, grantee.id, [roleId])] : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed && error.failedAt(0))

@@ -24,6 +24,11 @@
  * 15. Tokens of one grant (revocation of a chain)            Query    GSI1 GSI1PK=GRANT#<grantId>
  * 16. Brute-force guard for an email                         GetItem  GUARD#<email>/GUARD
  * 17. Consent of a user for an application                  GetItem  USER#<uid>/CONSENT#<appId>
+ * 18. Role catalogue of an application in one item (roles, permissions' verb and path, switches),
+ *     kept with every catalogue write, for the lookups       GetItem / BatchGetItem  APP#<id>/CATALOGUE
+ * 19. Roles one organization holds in an application, one item per pair, kept with every
+ *     organization authorization, read by the keys a user's memberships give
+ *                                                            BatchGetItem  APP#<id>/ORGROLES#<orgId>
  */
 
 export const GSI1 = 'GSI1';
@@ -65,12 +70,22 @@ export const keys = {
   }),
   rolePermissionPrefix: 'ROLEPERM#',
   /**
-   * Sort keys in APP#<id> order as META < ORGAUTHZ# < PERM# < ROLE# < ROLEPERM#, so the role
+   * Sort keys in APP#<id> order as CATALOGUE < META < ORGAUTHZ# < ORGROLES# < PERM# < ROLE# <
+   * ROLEPERM#, so the role
    * catalogue (permissions, roles, switches) is the range SK >= PERM#: a lookup can read it
    * without the organization authorizations, which grow with the organizations in the app.
    * test/store.test.ts checks the order holds.
    */
   appCatalogueStart: 'PERM#',
+
+  /**
+   * The role catalogue as one item (pattern 18): `r<roleId>` {name, builtIn}, `p<permissionId>`
+   * {verb, path}, `s<roleId>` the permission ids switched on; `v` once it is complete. Sorts before
+   * META, outside the catalogue range.
+   */
+  catalogue: (appId: number): Key => ({ PK: `APP#${appId}`, SK: 'CATALOGUE' }),
+  /** The role ids an organization holds in an application (pattern 19): after ORGAUTHZ#, before PERM#. */
+  orgRoles: (appId: number, orgId: number): Key => ({ PK: `APP#${appId}`, SK: `ORGROLES#${orgId}` }),
 
   /** An organization holds a role in an application: lives in the application's partition. */
   orgAuthorization: (appId: number, orgId: number, roleId: number): Key => ({

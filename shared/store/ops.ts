@@ -62,20 +62,33 @@ export async function getItem<T = Item>(db: Db, key: Key, consistent = false): P
   return out.Item as T | undefined;
 }
 
-/** BatchGetItem for up to any number of keys, in chunks of 100, retrying unprocessed keys. */
-export async function batchGet(db: Db, keyList: Key[]): Promise<Item[]> {
+/**
+ * BatchGetItem for any number of keys: chunks of 100 (the API's limit) sent in parallel, one
+ * round trip, each retrying its unprocessed keys with backoff. `consistent` for strongly
+ * consistent reads (a token revoked a moment ago, a role removed a moment ago).
+ */
+export async function batchGet(db: Db, keyList: Key[], consistent = false): Promise<Item[]> {
   const unique = [...new Map(keyList.map((k) => [`${k.PK}\u0000${k.SK}`, k])).values()];
-  const found: Item[] = [];
-  for (let i = 0; i < unique.length; i += 100) {
-    let pending: Key[] = unique.slice(i, i + 100);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      const out = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.table]: { Keys: pending } } }));
-      found.push(...((out.Responses?.[db.table] ?? []) as Item[]));
-      pending = (out.UnprocessedKeys?.[db.table]?.Keys ?? []) as Key[];
-      if (pending.length > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
-    }
-  }
-  return found;
+  const chunks: Key[][] = [];
+  for (let i = 0; i < unique.length; i += 100) chunks.push(unique.slice(i, i + 100));
+  const found = await Promise.all(
+    chunks.map(async (chunk) => {
+      const items: Item[] = [];
+      let pending = chunk;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        const out = await db.doc.send(
+          new BatchGetCommand({
+            RequestItems: { [db.table]: { Keys: pending, ConsistentRead: consistent } },
+          }),
+        );
+        items.push(...((out.Responses?.[db.table] ?? []) as Item[]));
+        pending = (out.UnprocessedKeys?.[db.table]?.Keys ?? []) as Key[];
+        if (pending.length > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+      }
+      return items;
+    }),
+  );
+  return found.flat();
 }
 
 /** The item with this key among those a batch read returned. */

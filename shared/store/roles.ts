@@ -1,17 +1,10 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { invalid, notFound } from '../errors.js';
 import type { HttpVerb } from '../model.js';
 import { type Role, roleItem, toRole } from './applications.js';
 import type { Db } from './db.js';
 import { idFrom, keys } from './keys.js';
-import {
-  type Item,
-  isConditionalFailure,
-  nextIds,
-  queryPartitionFrom,
-  TransactionFailed,
-  transact,
-} from './ops.js';
+import { type Item, nextIds, queryPartitionFrom, TransactionFailed, transact } from './ops.js';
+import { catalogueSummary } from './summaries.js';
 
 export interface Permission {
   id: number;
@@ -45,7 +38,11 @@ export async function createRole(db: Db, appId: number, name: string): Promise<R
   const { role: id } = await nextIds(db, { role: 1 });
   const role: Role = { id, appId, name };
   try {
-    await transact(db, [appExists(db, appId), { Put: { TableName: db.table, Item: roleItem(role) } }]);
+    await transact(db, [
+      appExists(db, appId),
+      { Put: { TableName: db.table, Item: roleItem(role) } },
+      catalogueSummary.putRole(db, role),
+    ]);
   } catch (error) {
     if (error instanceof TransactionFailed && error.failedAt(0))
       throw notFound(`Application ${appId} does not exist.`);
@@ -56,18 +53,21 @@ export async function createRole(db: Db, appId: number, name: string): Promise<R
 
 export async function renameRole(db: Db, appId: number, roleId: number, name: string): Promise<void> {
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.role(appId, roleId),
-        UpdateExpression: 'SET #n = :n',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(builtIn)',
-        ExpressionAttributeNames: { '#n': 'name' },
-        ExpressionAttributeValues: { ':n': name },
-      }),
-    );
+    await transact(db, [
+      {
+        Update: {
+          TableName: db.table,
+          Key: keys.role(appId, roleId),
+          UpdateExpression: 'SET #n = :n',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(builtIn)',
+          ExpressionAttributeNames: { '#n': 'name' },
+          ExpressionAttributeValues: { ':n': name },
+        },
+      },
+      catalogueSummary.putRole(db, { id: roleId, appId, name }),
+    ]);
   } catch (error) {
-    if (isConditionalFailure(error))
+    if (error instanceof TransactionFailed && error.failedAt(0))
       throw invalid('This role does not exist or is built in and cannot be renamed.', 'name');
     throw error;
   }
@@ -76,15 +76,18 @@ export async function renameRole(db: Db, appId: number, roleId: number, name: st
 /** Deletes a role the application defined itself; Provider and Purchaser stay. */
 export async function deleteRole(db: Db, appId: number, roleId: number): Promise<void> {
   try {
-    await db.doc.send(
-      new DeleteCommand({
-        TableName: db.table,
-        Key: keys.role(appId, roleId),
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(builtIn)',
-      }),
-    );
+    await transact(db, [
+      {
+        Delete: {
+          TableName: db.table,
+          Key: keys.role(appId, roleId),
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(builtIn)',
+        },
+      },
+      catalogueSummary.removeRole(db, appId, roleId),
+    ]);
   } catch (error) {
-    if (isConditionalFailure(error))
+    if (error instanceof TransactionFailed && error.failedAt(0))
       throw invalid('This role does not exist or is built in and cannot be deleted.');
     throw error;
   }
@@ -106,6 +109,7 @@ export async function createPermission(
           Item: { ...keys.permission(appId, id), type: 'permission', ...permission },
         },
       },
+      catalogueSummary.putPermission(db, appId, permission),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed && error.failedAt(0))
@@ -116,7 +120,10 @@ export async function createPermission(
 }
 
 export async function deletePermission(db: Db, appId: number, permissionId: number): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.permission(appId, permissionId) }));
+  await transact(db, [
+    { Delete: { TableName: db.table, Key: keys.permission(appId, permissionId) } },
+    catalogueSummary.removePermission(db, appId, permissionId),
+  ]);
 }
 
 /** Switches a permission on or off for a role; both must exist in the application. */
@@ -143,6 +150,7 @@ export async function setRolePermission(
             },
           }
         : { Delete: { TableName: db.table, Key: key } },
+      catalogueSummary.switchPermission(db, appId, roleId, permissionId, on),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed) {

@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { type Key, keys } from './keys.js';
-import { type Item, isConditionalFailure, queryGsi1, TransactionFailed, transact } from './ops.js';
+import { batchGet, type Item, isConditionalFailure, queryGsi1, TransactionFailed, transact } from './ops.js';
 
 /**
  * Access tokens, refresh tokens and authorization codes. The caller holds the random value; the
@@ -82,6 +81,34 @@ export function toCode(item: Item): CodeRecord {
     redeemed: item.redeemed === true,
     issued: (item.issued as string[] | undefined) ?? [],
   };
+}
+
+/**
+ * An access token's value: `<userId>.<appId>.<256 random bits>` (ids in base 36, 0 for no user).
+ * The ids are not secret (GET /user tells them to the token's holder) and prove nothing: only the
+ * digest of the whole value finds the token. They let GET /user start reading the user and the
+ * application's catalogue in the same round trip as the token (docs/decisions.md).
+ */
+export function accessTokenValue(userId: number | undefined, appId: number, random: string): string {
+  return `${(userId ?? 0).toString(36)}.${appId.toString(36)}.${random}`;
+}
+
+export interface TokenHint {
+  /** Undefined for a client's own token (client credentials). */
+  userId: number | undefined;
+  appId: number;
+}
+
+const HINTED = /^([0-9a-z]{1,11})\.([0-9a-z]{1,11})\.[A-Za-z0-9_-]{43}$/;
+
+/** The ids an access token's value carries; undefined for any other value (older tokens included). */
+export function tokenHint(value: string): TokenHint | undefined {
+  const m = HINTED.exec(value);
+  if (!m) return undefined;
+  const userId = Number.parseInt(m[1]!, 36);
+  const appId = Number.parseInt(m[2]!, 36);
+  if (!Number.isSafeInteger(userId) || !Number.isSafeInteger(appId) || appId < 1) return undefined;
+  return { userId: userId === 0 ? undefined : userId, appId };
 }
 
 /** Live = not expired and not revoked: an item TTL has not removed yet is still refused. */
@@ -240,17 +267,6 @@ export async function revokeGrant(db: Db, grantId: string, known: string[] = [])
  * token, login and guard): a code written a millisecond ago, or a token revoked a millisecond
  * ago, must be seen as it is now.
  */
-export async function getConsistent(db: Db, keyList: Key[]): Promise<Item[]> {
-  const unique = [...new Map(keyList.map((k) => [`${k.PK}\u0000${k.SK}`, k])).values()];
-  const found: Item[] = [];
-  let pending: Key[] = unique;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    const out = await db.doc.send(
-      new BatchGetCommand({ RequestItems: { [db.table]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    found.push(...((out.Responses?.[db.table] ?? []) as Item[]));
-    pending = (out.UnprocessedKeys?.[db.table]?.Keys ?? []) as Key[];
-    if (pending.length > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
-  }
-  return found;
+export function getConsistent(db: Db, keyList: Key[]): Promise<Item[]> {
+  return batchGet(db, keyList, true);
 }

@@ -1,6 +1,8 @@
 import type middy from '@middy/core';
-import { bearerValue, requireAccessToken } from '../../oauth/bearer.js';
+import { requireAccessToken } from '../../domain/access-tokens.js';
+import { bearerValue } from '../../oauth/bearer.js';
 import type { Auth } from '../../routes.js';
+import type { TokenRecord } from '../../store/tokens.js';
 import { invocation } from '../context.js';
 import { header, queryParams } from '../request.js';
 import { currentSession, requireCsrf, requireSession } from '../session.js';
@@ -18,8 +20,8 @@ function started<T>(promise: Promise<T>): Promise<T> {
 
 /**
  * Applies the route's authentication (shared/routes.ts `Auth`) before the function runs:
- * - bearer: the token from the header or the query (a missing one is 401 at once); its
- *   strongly consistent read starts here and overlaps the function's first read;
+ * - bearer: the token from the header or the query (a missing one is 401 at once); the function
+ *   starts its strongly consistent read (`token()`) together with its own first read;
  * - session: a live session or 401; for state-changing methods the session's CSRF token in
  *   `X-CSRF-Token` or 403 (the cookie alone proves nothing: a cross-site page can make the
  *   browser send it; SameSite=Lax is the second line);
@@ -35,8 +37,13 @@ export function authenticate(auth: Auth): Middleware {
       if (auth === 'bearer') {
         const query = queryParams(event);
         const value = bearerValue(header(event, 'authorization'), query);
+        let read: Promise<TokenRecord> | undefined;
         context.query = query;
-        context.token = started(requireAccessToken(context.db, value));
+        context.bearer = value;
+        context.token = () => {
+          read ??= requireAccessToken(context.db, value);
+          return read;
+        };
       } else if (auth === 'optional-session') {
         context.session = started(currentSession(context.db, event));
       } else {

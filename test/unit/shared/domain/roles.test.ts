@@ -17,7 +17,7 @@ function resolved(direct: (typeof reader)[], viaOrg: (typeof reader)[] = []): Re
   return {
     user: { id: 5, actorId: 6, email: 'a@example.com', nickName: 'a', displayName: 'A', createdAt: '' },
     application: undefined,
-    catalogue: {
+    rules: {
       roles: [provider, purchaser, reader],
       permissions: [permission(10, 'GET', '/orders'), permission(11, 'POST', '/orders')],
       switches: new Map([[3, new Set([10])]]),

@@ -63,16 +63,21 @@ describe('authenticate: bearer', () => {
     expect(await rejection(run('bearer', e))).toMatchObject({ status: 400, code: 'invalid_request' });
   });
 
-  it('starts the token read before the function runs and hands it over with the query', async () => {
+  it('hands over the value and the query, and reads the token once, when the function asks', async () => {
     const { state, db } = await run('bearer', event('GET', '/user?access_token=tok&app_id=c'));
-    expect(db.sent).toHaveLength(1); // in flight already: the function's first read overlaps it
-    expect(await state.context.token).toMatchObject({ clientId: 'c', appId: 1 });
+    expect(state.context.bearer).toBe('tok');
     expect((state.context.query as Map<string, string>).get('app_id')).toBe('c');
+    expect(db.sent).toHaveLength(0); // the function reads it with its own first read
+    const token = state.context.token as () => Promise<unknown>;
+    expect(await token()).toMatchObject({ clientId: 'c', appId: 1 });
+    await token();
+    expect(db.sent).toHaveLength(1);
   });
 
-  it('hands over a rejected read for an unknown token, for the function to await', async () => {
+  it('refuses an unknown token when the function reads it', async () => {
     const { state } = await run('bearer', event('GET', '/user', { authorization: 'Bearer other' }));
-    expect(await rejection(state.context.token as Promise<unknown>)).toMatchObject({ code: 'invalid_token' });
+    const token = state.context.token as () => Promise<unknown>;
+    expect(await rejection(token())).toMatchObject({ code: 'invalid_token' });
   });
 });
 

@@ -1,0 +1,162 @@
+import type { BuiltInRole, HttpVerb } from '../model.js';
+import type { Db } from './db.js';
+import { keys } from './keys.js';
+import type { Item } from './ops.js';
+
+/**
+ * Two items kept with every write they summarise, in the same transaction, so that GET /user and
+ * its decisions read one item where they would otherwise read a range or one item per membership
+ * (docs/data-model.md, patterns 18 and 19):
+ *
+ * - `APP#<id>/CATALOGUE`: the role catalogue as the lookups need it. Top-level attributes
+ *   `r<roleId>` {name, builtIn}, `p<permissionId>` {verb, path}, `s<roleId>` the number set of
+ *   permission ids switched on. Top-level names keep every update valid on an item that does not
+ *   exist yet; `v` marks it complete (written at the application's creation, or by
+ *   `npx idm migrate` for applications created before it existed). Readers trust only a complete one.
+ * - `APP#<id>/ORGROLES#<orgId>`: `roleIds`, the number set of roles the organization holds.
+ */
+export const SUMMARY_VERSION = 1;
+
+export interface Role {
+  id: number;
+  appId: number;
+  name: string;
+  builtIn?: BuiltInRole | undefined;
+}
+
+/** What a permission decision needs of a permission. */
+export interface PermissionRule {
+  id: number;
+  verb: HttpVerb;
+  path: string;
+}
+
+/** The catalogue as decisions and role names need it: roles, permission rules and switches. */
+export interface RoleRules {
+  roles: Role[];
+  permissions: PermissionRule[];
+  /** roleId → ids of the permissions switched on for it */
+  switches: Map<number, Set<number>>;
+}
+
+interface Clauses {
+  set?: string;
+  remove?: string;
+  add?: string;
+  delete?: string;
+}
+
+/**
+ * One transaction item updating the catalogue summary. Every change also counts `ver` up, so
+ * `npx idm migrate` can rebuild a summary without losing a write that lands meanwhile.
+ */
+function update(db: Db, appId: number, clauses: Clauses, names: Record<string, string>, values?: object) {
+  const expression = [
+    clauses.set ? `SET ${clauses.set}` : '',
+    clauses.remove ? `REMOVE ${clauses.remove}` : '',
+    `ADD #ver :one${clauses.add ? `, ${clauses.add}` : ''}`,
+    clauses.delete ? `DELETE ${clauses.delete}` : '',
+  ].filter(Boolean);
+  return {
+    Update: {
+      TableName: db.table,
+      Key: keys.catalogue(appId),
+      UpdateExpression: expression.join(' '),
+      ExpressionAttributeNames: { ...names, '#ver': 'ver' },
+      ExpressionAttributeValues: { ...values, ':one': 1 },
+    },
+  };
+}
+
+const roleValue = (role: Role) => ({ name: role.name, ...(role.builtIn ? { builtIn: role.builtIn } : {}) });
+
+/** The complete summary of a new application's catalogue (its two built-in roles). */
+export function catalogueItem(appId: number, roles: Role[]): Item {
+  return {
+    ...keys.catalogue(appId),
+    type: 'catalogue',
+    appId,
+    v: SUMMARY_VERSION,
+    ver: 0,
+    ...Object.fromEntries(roles.map((r) => [`r${r.id}`, roleValue(r)])),
+  };
+}
+
+/** Transaction items that keep the catalogue summary in step with each catalogue write. */
+export const catalogueSummary = {
+  putRole: (db: Db, role: Role) =>
+    update(db, role.appId, { set: '#r = :r' }, { '#r': `r${role.id}` }, { ':r': roleValue(role) }),
+  removeRole: (db: Db, appId: number, roleId: number) =>
+    update(db, appId, { remove: '#r, #s' }, { '#r': `r${roleId}`, '#s': `s${roleId}` }),
+  putPermission: (db: Db, appId: number, p: PermissionRule) =>
+    update(db, appId, { set: '#p = :p' }, { '#p': `p${p.id}` }, { ':p': { verb: p.verb, path: p.path } }),
+  removePermission: (db: Db, appId: number, permissionId: number) =>
+    update(db, appId, { remove: '#p' }, { '#p': `p${permissionId}` }),
+  switchPermission(db: Db, appId: number, roleId: number, permissionId: number, on: boolean) {
+    // Deleting the last element of a set drops the attribute, which reads back as no switches.
+    const clause = on ? { add: '#s :p' } : { delete: '#s :p' };
+    return update(db, appId, clause, { '#s': `s${roleId}` }, { ':p': new Set([permissionId]) });
+  },
+};
+
+/** The rules of a complete summary item; undefined when there is none, or it is not complete yet. */
+export function rulesFromSummary(item: Item | undefined, appId: number): RoleRules | undefined {
+  if (item?.v !== SUMMARY_VERSION) return undefined;
+  const roles: Role[] = [];
+  const permissions: PermissionRule[] = [];
+  const switches = new Map<number, Set<number>>();
+  for (const [name, value] of Object.entries(item)) {
+    const id = Number(name.slice(1));
+    if (!/^[rps]\d+$/.test(name)) continue;
+    if (name[0] === 'r') {
+      const v = value as { name: string; builtIn?: Role['builtIn'] };
+      roles.push({ id, appId, name: v.name, builtIn: v.builtIn });
+    } else if (name[0] === 'p') {
+      const v = value as { verb: HttpVerb; path: string };
+      permissions.push({ id, verb: v.verb, path: v.path });
+    } else switches.set(id, new Set([...(value as Set<number>)].map(Number)));
+  }
+  roles.sort((a, b) => a.id - b.id);
+  permissions.sort((a, b) => a.id - b.id);
+  return { roles, permissions, switches };
+}
+
+/**
+ * Transaction items that keep an organization's role set in an application (pattern 19). Each
+ * counts `ver` up, so a rebuild (`rebuildSummaries`) notices a change made while it worked.
+ */
+function orgRolesUpdate(db: Db, appId: number, orgId: number, clause: string, roleIds?: number[]) {
+  return {
+    Update: {
+      TableName: db.table,
+      Key: keys.orgRoles(appId, orgId),
+      UpdateExpression: `SET #t = :t, appId = :a, orgId = :o${clause}`,
+      ExpressionAttributeNames: { '#t': 'type', '#ver': 'ver' },
+      ExpressionAttributeValues: {
+        ':t': 'orgRoles',
+        ':a': appId,
+        ':o': orgId,
+        ':one': 1,
+        ...(roleIds && roleIds.length > 0 ? { ':r': new Set(roleIds) } : {}),
+      },
+    },
+  };
+}
+
+export const orgRolesSummary = {
+  add: (db: Db, appId: number, orgId: number, roleId: number) =>
+    orgRolesUpdate(db, appId, orgId, ' ADD roleIds :r, #ver :one', [roleId]),
+  remove: (db: Db, appId: number, orgId: number, roleId: number) =>
+    orgRolesUpdate(db, appId, orgId, ' ADD #ver :one DELETE roleIds :r', [roleId]),
+  /** Exactly these roles (the portal's "change role", a new application's owner). */
+  replace: (db: Db, appId: number, orgId: number, roleIds: number[]) =>
+    roleIds.length > 0
+      ? orgRolesUpdate(db, appId, orgId, ', roleIds = :r ADD #ver :one', roleIds)
+      : orgRolesUpdate(db, appId, orgId, ' REMOVE roleIds ADD #ver :one'),
+};
+
+/** The role ids in an ORGROLES item (none when the item or its set is absent). */
+export function roleIdsFrom(item: Item | undefined): number[] {
+  const set = item?.roleIds as Set<number> | undefined;
+  return set ? [...set].map(Number) : [];
+}
