@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../shared/crypto.js';
+import { randomToken, sha256 } from '../shared/crypto.js';
 import { authorize } from '../shared/store/authorizations.js';
 import { createOrganization, type Organization, setMember } from '../shared/store/organizations.js';
 import { createPermission, createRole, setRolePermission } from '../shared/store/roles.js';
-import { putTokens } from '../shared/store/tokens.js';
+import { accessTokenValue, putTokens, tokenHint } from '../shared/store/tokens.js';
 import type { User } from '../shared/store/users.js';
 import { nowSeconds } from '../shared/time.js';
 import { basic, newApp, newUser, PASSWORD, postForm, type Registered } from './support/oauth.js';
@@ -120,6 +120,35 @@ describe('GET /user', () => {
     const res = await get('/user?access_token=expired-access-token');
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('refuses an expired token of the current format, which is read together with the user', async () => {
+    const value = accessTokenValue(bob.id, reg.app.id, randomToken(32));
+    await putTokens(service.db, [
+      {
+        digest: sha256(value),
+        kind: 'access',
+        clientId: reg.app.clientId,
+        appId: reg.app.id,
+        userId: bob.id,
+        grantId: 'g-expired-hinted',
+        expiresAt: nowSeconds() - 1,
+      },
+    ]);
+    const res = await get(`/user?access_token=${encodeURIComponent(value)}`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: 'invalid_token' });
+  });
+
+  it('finds no token when the user or application named in its value is changed', async () => {
+    expect(tokenHint(bobToken)).toEqual({ userId: bob.id, appId: reg.app.id });
+    const [, app, random] = bobToken.split('.');
+    const asAlice = `${alice.id.toString(36)}.${app}.${random}`;
+    const res = await get(`/user?access_token=${asAlice}`);
+    expect(res.status).toBe(401);
+    const other = await get(`/users/${bob.id}?access_token=${asAlice}`);
+    expect(other.status).toBe(401);
+    expect((await get(`/user?access_token=${bobToken}`)).status).toBe(200);
   });
 
   it('decides permissions: Permit through a direct or an organization role, exact verb and path', async () => {
