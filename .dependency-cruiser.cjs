@@ -2,6 +2,7 @@
  * The layers of Gatehouse, as forbidden imports (`npm run lint:deps`):
  *
  *   functions/ → shared/http/ → shared/oauth/ → shared/domain/ → shared/store/
+ *                             ↘ shared/keyrock/ (Keyrock's /v1 wire formats) ↗
  *
  * A layer imports only the layers to its right, and every layer may import the root modules of
  * shared/ (errors, config, crypto, log, routes, model), which import none of the layers. A
@@ -17,21 +18,37 @@ module.exports = {
       comment: 'shared/store is the bottom layer: it may not import shared/domain, oauth, http or functions.',
       severity: 'error',
       from: { path: '^shared/store/' },
-      to: { path: '^(shared/(domain|oauth|http)|functions)/' },
+      to: { path: '^(shared/(domain|oauth|http|keyrock)|functions)/' },
     },
     {
       name: 'domain-imports-upper-layer',
       comment: 'shared/domain holds the rules: it may not import shared/oauth, shared/http or functions.',
       severity: 'error',
       from: { path: '^shared/domain/' },
-      to: { path: '^(shared/(oauth|http)|functions)/' },
+      to: { path: '^(shared/(oauth|http|keyrock)|functions)/' },
     },
     {
       name: 'oauth-imports-upper-layer',
       comment: 'shared/oauth may not import shared/http or functions.',
       severity: 'error',
       from: { path: '^shared/oauth/' },
-      to: { path: '^(shared/http|functions)/' },
+      to: { path: '^(shared/(http|keyrock)|functions)/' },
+    },
+    {
+      name: 'keyrock-imports-upper-layer',
+      comment:
+        "shared/keyrock holds Keyrock's wire formats (parsing and shapes): shared/http and functions use it, it uses neither (nor shared/oauth).",
+      severity: 'error',
+      from: { path: '^shared/keyrock/' },
+      to: { path: '^(shared/(oauth|http)|functions)/' },
+    },
+    {
+      name: 'keyrock-reads-store',
+      comment:
+        'shared/keyrock shapes store records but never reads or writes them: type-only imports of shared/store.',
+      severity: 'error',
+      from: { path: '^shared/keyrock/' },
+      to: { path: '^shared/store/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'http-imports-functions',
@@ -53,7 +70,7 @@ module.exports = {
         'The root modules of shared/ (errors, config, crypto, log, routes, model) are below every layer.',
       severity: 'error',
       from: { path: '^shared/[^/]+\\.ts$' },
-      to: { path: '^shared/(store|domain|oauth|http)/' },
+      to: { path: '^shared/(store|domain|oauth|http|keyrock)/' },
     },
     {
       name: 'no-circular',

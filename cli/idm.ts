@@ -11,6 +11,7 @@ import { registerApplication } from '../shared/domain/applications.js';
 import { addPermission, addRole, switchPermission } from '../shared/domain/catalogue.js';
 import { newOrganization, putMember } from '../shared/domain/organizations.js';
 import { addGrantee, userOwner } from '../shared/domain/portal-views.js';
+import { setAdministrator } from '../shared/domain/user-admin.js';
 import { applicationFields, memberRole } from '../shared/domain/validate.js';
 import { AppError } from '../shared/errors.js';
 import type { Db } from '../shared/store/db.js';
@@ -34,18 +35,19 @@ const command = <S extends FlagSpecs>(c: Command<S>) => c as unknown as Command<
 
 const COMMANDS: Record<string, Command<FlagSpecs>> = {
   'user create': command({
-    usage: "user create --email a@example.com --password 'secret' [--name 'Alice'] [--nick alice]",
+    usage: "user create --email a@example.com --password 'secret' [--name 'Alice'] [--nick alice] [--admin]",
     flags: {
       email: { kind: 'string', required: true },
       password: { kind: 'string', required: true },
       name: { kind: 'string' },
       nick: { kind: 'string' },
+      admin: { kind: 'bool' },
     },
     fields: { displayName: 'name', nickName: 'nick' },
     async run(db, f) {
       const user = await registerUser(
         db,
-        { email: f.email, password: f.password, displayName: f.name, nickName: f.nick },
+        { email: f.email, password: f.password, displayName: f.name, nickName: f.nick, admin: f.admin },
         config().bcryptCost,
       );
       return {
@@ -54,7 +56,18 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
         email: user.email,
         displayName: user.displayName,
         nickName: user.nickName,
+        admin: user.admin === true,
       };
+    },
+  }),
+
+  // An administrator manages every user through Keyrock's /v1 API; only this CLI grants it.
+  'user set-admin': command({
+    usage: 'user set-admin --user <userId> [--off]',
+    flags: { user: { kind: 'id', required: true }, off: { kind: 'bool' } },
+    async run(db, f) {
+      const user = await setAdministrator(db, f.user, !f.off);
+      return { id: user.id, email: user.email, admin: user.admin === true };
     },
   }),
 

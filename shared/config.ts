@@ -20,6 +20,8 @@ export interface Config {
   readonly refreshTokenTtl: number;
   readonly authorizationCodeTtl: number;
   readonly sessionIdleTtl: number;
+  /** Lifetime of a Keyrock API token (`X-Auth-Token`, POST /v1/auth/tokens), seconds. */
+  readonly apiTokenTtl: number;
   /** Whether session cookies carry `Secure` (off only for plain-HTTP localhost). */
   readonly secureCookies: boolean;
 }
@@ -54,6 +56,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshTokenTtl: int(env, 'IDM_REFRESH_TOKEN_TTL', 14 * 86_400, 300, 365 * 86_400),
     authorizationCodeTtl: int(env, 'IDM_AUTHORIZATION_CODE_TTL', 300, 10, 600),
     sessionIdleTtl: int(env, 'IDM_SESSION_IDLE_TTL', 3600, 60, 30 * 86_400),
+    // Keyrock's config.api.token_lifetime defaults to one hour as well.
+    apiTokenTtl: int(env, 'IDM_API_TOKEN_TTL', 3600, 60, 86_400),
     secureCookies: env.IDM_INSECURE_COOKIES !== 'true',
   });
 }

@@ -116,3 +116,10 @@ export const authorizePageError = (code: string, description: string, status = 4
 /** An authorization request error that goes back to the client's redirect URI. */
 export const authorizeRedirectError = (target: RedirectTarget, code: string, description: string) =>
   new AppError('validation', description, { code, redirect: target });
+
+/**
+ * Keyrock's API token (`X-Auth-Token`, or `Authorization: Bearer` as Keyrock also reads it) is
+ * missing, unknown, expired or revoked: 401 with a challenge (RFC 9110 §11.6.1).
+ */
+export const apiTokenRefused = (message: string) =>
+  new AppError('unauthorized', message, { headers: { 'www-authenticate': `Bearer realm="${REALM}"` } });

@@ -15,8 +15,10 @@ export type BucketAccess = 'none' | 'read' | 'write';
  *   `X-CSRF-Token` for every method but GET, HEAD and OPTIONS (403 without).
  * - `optional-session`: the session if the cookie names a live one; its read overlaps the
  *   function's own first read (one round trip, not two).
+ * - `keyrock-token`: a Keyrock API token (`POST /v1/auth/tokens`) in `X-Auth-Token`, or in
+ *   `Authorization: Bearer` as Keyrock also reads it; the function gets its live user (401 without).
  */
-export type Auth = 'none' | 'bearer' | 'session' | 'optional-session';
+export type Auth = 'none' | 'bearer' | 'session' | 'optional-session' | 'keyrock-token';
 
 export interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -35,9 +37,10 @@ export interface Route {
   cors?: true | 'simple';
   /**
    * How errors are shown: JSON (`{error, error_description}`) by default; `page` for the
-   * authorization endpoint, which a browser navigates to (an HTML page when it asks for HTML).
+   * authorization endpoint, which a browser navigates to (an HTML page when it asks for HTML);
+   * `keyrock` for Keyrock's management API, `{error: {message, code, title}}`.
    */
-  errors?: 'json' | 'page';
+  errors?: 'json' | 'page' | 'keyrock';
   /** Lambda memory in MB; more memory also buys CPU (bcrypt, sharp). */
   memory?: number;
   timeoutSeconds?: number;
@@ -336,6 +339,93 @@ const declared = [
     logos: 'none',
     cors: 'simple',
   },
+  // Keyrock's management API (/v1) and its version document. Every /v1 route but the token
+  // sign-in needs an API token (X-Auth-Token) and answers errors in Keyrock's shape.
+  {
+    method: 'POST',
+    path: '/v1/auth/tokens',
+    fn: 'v1-auth-tokens-create',
+    auth: 'none',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'GET',
+    path: '/v1/auth/tokens',
+    fn: 'v1-auth-tokens-get',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'read',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/auth/tokens',
+    fn: 'v1-auth-tokens-delete',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/v1/users',
+    fn: 'v1-users-list',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'read',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/users',
+    fn: 'v1-users-create',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'GET',
+    path: '/v1/users/{userId}',
+    fn: 'v1-user-get',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'read',
+    logos: 'none',
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/users/{userId}',
+    fn: 'v1-user-update',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/users/{userId}',
+    fn: 'v1-user-delete',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/v1/service_providers/configs',
+    fn: 'v1-service-providers-configs',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'read',
+    logos: 'none',
+  },
+  { method: 'GET', path: '/version', fn: 'version', auth: 'none', table: 'none', logos: 'none' },
 ] as const satisfies readonly Route[];
 
 /** The function that answers every CORS preflight. */

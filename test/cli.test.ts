@@ -7,7 +7,7 @@ import type { Db } from '../shared/store/db.js';
 import { getMembership } from '../shared/store/organizations.js';
 import { roleCatalogue } from '../shared/store/roles.js';
 import { totals } from '../shared/store/stats.js';
-import { getLogin } from '../shared/store/users.js';
+import { getLogin, getUser } from '../shared/store/users.js';
 import { testDb } from './support/service.js';
 
 interface Run {
@@ -92,6 +92,7 @@ describe('idm: a full set-up with good input', () => {
       email: 'alice@example.com',
       displayName: 'Alice',
       nickName: 'alice',
+      admin: false,
     });
     expect((await getLogin(db, 'alice@example.com'))?.passwordHash).toMatch(/^\$2[aby]\$04\$/);
 
@@ -211,7 +212,7 @@ describe('idm: bad input', () => {
       idm(),
       idm('user', 'delete'),
       idm('user', 'create', '--email', 'x@example.com'),
-      idm('user', 'create', '--email', 'x@example.com', '--password', 'long-enough', '--admin'),
+      idm('user', 'create', '--email', 'x@example.com', '--password', 'long-enough', '--owner'),
       idm('user', 'create', '--email', '--password', 'long-enough'),
       idm(
         'app',
@@ -239,7 +240,7 @@ describe('idm: bad input', () => {
       [2, /^Usage: npx idm/],
       [2, 'unknown command "user delete"'],
       [2, '--password is required for "idm user create".'],
-      [2, 'Unknown flag --admin for "idm user create"'],
+      [2, 'Unknown flag --owner for "idm user create"'],
       [2, '--email needs a value.'],
       [2, '--owner must be a positive integer, got "abc".'],
       [2, '--app must be a positive integer, got "1.5".'],
@@ -488,4 +489,47 @@ describe('npx idm', () => {
     expect(run.stdout).toMatch(/^Usage: npx idm <command> \[flags\]/);
     expect(run.stdout).toContain('idm invoke <function>');
   }, 60_000);
+});
+
+describe('idm: administrators', () => {
+  it('creates an administrator with --admin, and sets or clears the flag with user set-admin', async () => {
+    const created = await idm(
+      'user',
+      'create',
+      '--email',
+      'root@example.com',
+      '--password',
+      'root-password',
+      '--admin',
+    );
+    expectSuccess(created);
+    expect(created.json).toMatchObject({ email: 'root@example.com', admin: true });
+    const id = created.json.id as number;
+    expect((await getUser(db, id))!.admin).toBe(true);
+
+    const plain = await idm('user', 'create', '--email', 'plain@example.com', '--password', 'plain-password');
+    expectSuccess(plain);
+    expect(plain.json.admin).toBe(false);
+    const promoted = await idm('user', 'set-admin', '--user', String(plain.json.id));
+    expectSuccess(promoted);
+    expect(promoted.json).toEqual({ id: plain.json.id, email: 'plain@example.com', admin: true });
+    expect((await getUser(db, plain.json.id as number))!.admin).toBe(true);
+
+    const demoted = await idm('user', 'set-admin', '--user', String(id), '--off');
+    expectSuccess(demoted);
+    expect(demoted.json).toMatchObject({ id, admin: false });
+    expect((await getUser(db, id))!.admin).toBe(false);
+  });
+
+  it('refuses set-admin for an unknown user (1) or a bad id (2), writing nothing', async () => {
+    expectFailure(await idm('user', 'set-admin', '--user', '99999'), 1, 'User 99999 does not exist.');
+    expect(await getUser(db, 99999)).toBeUndefined();
+    expectFailure(
+      await idm('user', 'set-admin', '--user', 'abc'),
+      2,
+      '--user must be a positive integer, got "abc".',
+    );
+    expectFailure(await idm('user', 'set-admin'), 2, '--user is required for "idm user set-admin".');
+    expectFailure(await idm('user', 'set-admin', '--user', '1', '--off=no'), 2, '--off takes no value.');
+  });
 });

@@ -10,6 +10,11 @@ export interface SignUp {
   password: unknown;
   displayName?: unknown;
   nickName?: unknown;
+  /** Keyrock's profile fields (POST /v1/users). */
+  description?: unknown;
+  website?: unknown;
+  /** Only the CLI sets this (`idm user create --admin`); no HTTP route passes it. */
+  admin?: boolean;
 }
 
 /**
@@ -24,12 +29,14 @@ export async function registerUser(db: Db, input: SignUp, bcryptCost: number): P
   const displayName =
     input.displayName === undefined || input.displayName === ''
       ? localPart
-      : v.text(input.displayName, 'displayName', { max: 64 });
+      : v.displayName(input.displayName);
   const explicitNick = input.nickName !== undefined && input.nickName !== '';
   const nickName = explicitNick ? v.nickName(input.nickName) : derivedNick(localPart);
+  const profile = v.profileFields(input);
   const passwordHash = await bcrypt.hash(password, bcryptCost);
+  const extra = { ...profile, admin: input.admin === true };
   try {
-    return await createUser(db, { email, nickName, displayName, passwordHash });
+    return await createUser(db, { email, nickName, displayName, passwordHash, ...extra });
   } catch (error) {
     if (explicitNick || !(error instanceof AppError) || error.field !== 'nickName') throw error;
     // The derived nickName is taken: add random digits, which is unique in practice.
@@ -39,6 +46,7 @@ export async function registerUser(db: Db, input: SignUp, bcryptCost: number): P
       nickName: `${nickName.slice(0, 25)}-${suffix}`,
       displayName,
       passwordHash,
+      ...extra,
     });
   }
 }

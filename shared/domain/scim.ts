@@ -1,5 +1,6 @@
 import type { Db } from '../store/db.js';
-import { totals } from '../store/stats.js';
+import { type IdmTotals, idmTotals, totals } from '../store/stats.js';
+import { type ApiCaller, requireAdmin } from './api-tokens.js';
 
 /** SCIM 2.0 ServiceProviderConfig as Keyrock serves it: totals as numeric strings. */
 export const SCIM_SERVICE_PROVIDER_CONFIG_SCHEMA = 'urn:scim:schemas:core:2.0:ServiceProviderConfig';
@@ -14,4 +15,10 @@ export async function serviceProviderConfig(db: Db, documentationUrl: string) {
     totalOrganizations: String(t.organizations),
     totalResources: String(t.users + t.organizations),
   };
+}
+
+/** GET /v1/service_providers/configs (administrators): the same totals item, one GetItem. */
+export async function serviceTotals(db: Db, caller: ApiCaller): Promise<IdmTotals> {
+  requireAdmin(caller);
+  return idmTotals(db);
 }

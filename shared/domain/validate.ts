@@ -23,6 +23,10 @@ export const LIMITS = {
   roleName: 64,
   permissionName: 64,
   permissionDescription: 500,
+  userDescription: 1000,
+  /** Users per page of the administrators' list (GET /v1/users), and its default. */
+  usersPage: 1000,
+  usersPageDefault: 100,
 } as const;
 
 export function text(value: unknown, field: string, { min = 1, max = 200 } = {}): string {
@@ -178,4 +182,33 @@ export function applicationFields(input: ApplicationInput) {
     callbackUrl: httpUrl(input.callbackUrl, 'callbackUrl', { allowFragment: false }),
     grantTypes: grantTypes(input.grantTypes),
   };
+}
+
+/** A person's display name (Keyrock's `username`: free text, not unique). */
+export function displayName(value: unknown, field = 'displayName'): string {
+  return text(value, field, { max: LIMITS.displayName });
+}
+
+/** The optional profile fields Keyrock keeps for a user; a website must be an http(s) URL. */
+export function profileFields(input: { description?: unknown; website?: unknown }) {
+  return {
+    description:
+      input.description === undefined
+        ? undefined
+        : optionalText(input.description, 'description', LIMITS.userDescription),
+    website:
+      input.website === undefined || input.website === null || input.website === ''
+        ? input.website === undefined
+          ? undefined
+          : ''
+        : httpUrl(input.website, 'website'),
+  };
+}
+
+/** A page size from a query parameter: 1 to LIMITS.usersPage, the default when absent. */
+export function pageLimit(value: string | undefined, field = 'limit'): number {
+  if (value === undefined) return LIMITS.usersPageDefault;
+  const n = positiveInt(value, field);
+  if (n > LIMITS.usersPage) throw invalid(`${field} must be at most ${LIMITS.usersPage}.`, field);
+  return n;
 }

@@ -1,3 +1,4 @@
+import type { ApiCaller } from '../domain/api-tokens.js';
 import type { RedirectTarget } from '../model.js';
 import type { Auth } from '../routes.js';
 import type { Db } from '../store/db.js';
@@ -29,13 +30,16 @@ export interface AuthContexts {
   session: { session: Session };
   /** The session's read started before the function ran, so it overlaps the function's own. */
   'optional-session': { session: Promise<Session | undefined> };
+  /** Keyrock's API token, checked before the function ran: the caller is its live user. */
+  'keyrock-token': { caller: ApiCaller };
 }
 
 export type Context<A extends Auth> = BaseContext & AuthContexts[A];
 
 /** Per-invocation state the middlewares fill in and the function reads, keyed by its event. */
 export interface InvocationState {
-  context: BaseContext & Partial<{ bearer: unknown; token: unknown; query: unknown; session: unknown }>;
+  context: BaseContext &
+    Partial<{ bearer: unknown; token: unknown; query: unknown; session: unknown; caller: unknown }>;
   fallbackRedirect?: RedirectTarget | undefined;
 }
 

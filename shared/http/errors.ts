@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { keyrockError } from '../keyrock/errors.js';
 import { logger } from '../log.js';
 import type { RedirectTarget } from '../model.js';
 import { redirectWith } from '../oauth/redirect.js';
@@ -6,9 +7,14 @@ import { errorPage } from './pages/oauth-pages.js';
 import { json, redirect } from './response.js';
 import type { HttpResult } from './types.js';
 
+export type ErrorStyle = 'json' | 'page' | 'keyrock';
+
 export interface RenderOptions {
-  /** The route's error style (shared/routes.ts): JSON, or a page for a browser that asks for HTML. */
-  style: 'json' | 'page';
+  /**
+   * The route's error style (shared/routes.ts): JSON, a page for a browser that asks for HTML, or
+   * Keyrock's `{error: {message, code, title}}` on its `/v1` API.
+   */
+  style: ErrorStyle;
   acceptsHtml: boolean;
   requestId: string;
   /**
@@ -23,7 +29,8 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 /**
  * The one place that turns an error into a response. Bodies are `{error, error_description}`
- * (RFC 6749 §5.2), plus `field` for a field-level validation message; an authorization error
+ * (RFC 6749 §5.2), plus `field` for a field-level validation message, or Keyrock's
+ * `{error: {message, code, title}}` on the `/v1` routes; an authorization error
  * that can go back to the client is a redirect carrying the same two values; on the
  * authorization endpoint, a browser gets the same as an HTML page. Anything unexpected is logged
  * in full and answered with a generic 500 carrying the request id: no stack trace reaches the caller.
@@ -35,6 +42,9 @@ export function renderError(error: unknown, options: RenderOptions): HttpResult 
     }
     if (options.style === 'page' && options.acceptsHtml) {
       return errorPage(error.status, error.code, error.message);
+    }
+    if (options.style === 'keyrock') {
+      return json(error.status, keyrockError(error.status, error.message), { ...NO_STORE, ...error.headers });
     }
     return json(
       error.status,
@@ -51,11 +61,13 @@ export function renderError(error: unknown, options: RenderOptions): HttpResult 
       }),
     );
   }
+  const notice = `Something went wrong on our side. Quote request id ${options.requestId} when reporting it.`;
+  if (options.style === 'keyrock') return json(500, keyrockError(500, notice), NO_STORE);
   return json(
     500,
     {
       error: 'server_error',
-      error_description: `Something went wrong on our side. Quote request id ${options.requestId} when reporting it.`,
+      error_description: notice,
       request_id: options.requestId,
     },
     NO_STORE,

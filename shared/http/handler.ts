@@ -24,7 +24,7 @@ function invocationState(): Middleware {
 /**
  * The one handler factory. A function names its route by its `fn` (shared/routes.ts) and the
  * route's entry decides the middlewares: authentication, CORS, the error style, and no-store for
- * the portal's answers about a signed-in person. The function receives `{db, event, …}` plus
+ * the portal's and /v1's answers about a signed-in person. The function receives `{db, event, …}` plus
  * what its route's authentication provides (typed from the route's own entry).
  *
  * Middy runs `after`/`onError` in reverse order of `use`: an error is rendered first, then CORS
@@ -44,7 +44,8 @@ export function endpoint<F extends RouteFn>(
     .use(requestLog(fn === PREFLIGHT_FN ? 'OPTIONS (CORS preflight)' : `${route.method} ${route.path}`))
     .use(securityHeaders());
   if (route.cors) stack.use(cors());
-  if (route.path.startsWith('/api/')) stack.use(noStore());
+  // The portal's and Keyrock's management answers are about a signed-in person or a token.
+  if (route.path.startsWith('/api/') || route.path.startsWith('/v1/')) stack.use(noStore());
   stack.use(renderErrors(route.errors ?? 'json')).use(authenticate(route.auth));
   return stack.handler((event: HttpEvent) => {
     const state = invocation(event);

@@ -29,6 +29,10 @@
  * 19. Roles one organization holds in an application, one item per pair, kept with every
  *     organization authorization, read by the keys a user's memberships give
  *                                                            BatchGetItem  APP#<id>/ORGROLES#<orgId>
+ * 20. Keyrock API token by digest, with its user (the value names the user id)
+ *                                                            BatchGetItem  APITOKEN#<sha256>/APITOKEN + USER#<id>/PROFILE
+ * 21. A page of users for an administrator (/v1/users): ids drawn from the counter, so a page is
+ *     the profiles of an id range, never a Scan              BatchGetItem  COUNTER/IDS + USER#<from..to>/PROFILE
  */
 
 export const GSI1 = 'GSI1';
@@ -120,6 +124,8 @@ export const keys = {
   grantPartition: (grantId: string) => `GRANT#${grantId}`,
   session: (digest: string): Key => ({ PK: `SESSION#${digest}`, SK: 'SESSION' }),
   guard: (email: string): Key => ({ PK: `GUARD#${email.toLowerCase()}`, SK: 'GUARD' }),
+  /** A Keyrock API token (POST /v1/auth/tokens), by the SHA-256 digest of its value. */
+  apiToken: (digest: string): Key => ({ PK: `APITOKEN#${digest}`, SK: 'APITOKEN' }),
 } as const;
 
 /** Reads the integer id back from a key segment such as `ROLE#12`. */

@@ -1,5 +1,6 @@
 import type middy from '@middy/core';
 import { requireAccessToken } from '../../domain/access-tokens.js';
+import { authenticateApiToken } from '../../domain/api-tokens.js';
 import { bearerValue } from '../../oauth/bearer.js';
 import type { Auth } from '../../routes.js';
 import type { TokenRecord } from '../../store/tokens.js';
@@ -25,7 +26,10 @@ function started<T>(promise: Promise<T>): Promise<T> {
  * - session: a live session or 401; for state-changing methods the session's CSRF token in
  *   `X-CSRF-Token` or 403 (the cookie alone proves nothing: a cross-site page can make the
  *   browser send it; SameSite=Lax is the second line);
- * - optional-session: the session's read starts here, and the function awaits it.
+ * - optional-session: the session's read starts here, and the function awaits it;
+ * - keyrock-token: Keyrock's API token from `Authorization: Bearer` or else `X-Auth-Token` (the
+ *   order Keyrock reads them in), with its user, or 401; awaited here, so nothing of the
+ *   function runs for an unauthenticated caller.
  */
 export function authenticate(auth: Auth): Middleware {
   return {
@@ -44,6 +48,10 @@ export function authenticate(auth: Auth): Middleware {
           read ??= requireAccessToken(context.db, value);
           return read;
         };
+      } else if (auth === 'keyrock-token') {
+        const authorization = header(event, 'authorization');
+        const bearer = authorization?.match(/^bearer\s+(.+)$/i)?.[1]?.trim();
+        context.caller = await authenticateApiToken(context.db, bearer ?? header(event, 'x-auth-token'));
       } else if (auth === 'optional-session') {
         context.session = started(currentSession(context.db, event));
       } else {

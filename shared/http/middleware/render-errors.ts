@@ -1,13 +1,13 @@
 import type middy from '@middy/core';
 import { invocation } from '../context.js';
-import { renderError } from '../errors.js';
+import { type ErrorStyle, renderError } from '../errors.js';
 import { header } from '../request.js';
 import type { HttpEvent, HttpResult, LambdaContext } from '../types.js';
 
 type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, LambdaContext>;
 
 /** Maps any thrown error to a response through the one renderer, in the route's error style. */
-export function renderErrors(style: 'json' | 'page'): Middleware {
+export function renderErrors(style: ErrorStyle): Middleware {
   return {
     onError: (request) => {
       request.response = renderError(request.error, {

@@ -25,6 +25,7 @@ describe('readConfig', () => {
       refreshTokenTtl: 14 * 86_400,
       authorizationCodeTtl: 300,
       sessionIdleTtl: 3600,
+      apiTokenTtl: 3600,
       secureCookies: true,
     });
   });
@@ -91,6 +92,7 @@ describe('readConfig', () => {
     ['IDM_REFRESH_TOKEN_TTL', 'refreshTokenTtl', 14 * 86_400, 300, 365 * 86_400],
     ['IDM_AUTHORIZATION_CODE_TTL', 'authorizationCodeTtl', 300, 10, 600],
     ['IDM_SESSION_IDLE_TTL', 'sessionIdleTtl', 3600, 60, 30 * 86_400],
+    ['IDM_API_TOKEN_TTL', 'apiTokenTtl', 3600, 60, 86_400],
   ] as const)('%s', (name, key, fallback, min, max) => {
     const read = (raw: string) => readConfig({ ...TABLE, [name]: raw })[key];
     const sentence = (raw: string) =>

@@ -40,6 +40,30 @@ describe('renderError', () => {
     expect(location.searchParams.get('state')).toBe('s1');
   });
 
+  it('answers in Keyrock’s {error: {message, code, title}} on a keyrock route, with its headers', () => {
+    const keyrock = { ...json, style: 'keyrock' as const };
+    const res = renderError(invalid('Missing parameter user in body request', 'user'), keyrock);
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body!)).toEqual({
+      error: { message: 'Missing parameter user in body request', code: 400, title: 'Bad Request' },
+    });
+    expect(res.headers).toMatchObject({ 'cache-control': 'no-store' });
+    const token = renderError(invalidToken('expired'), keyrock);
+    expect(JSON.parse(token.body!).error).toEqual({ message: 'expired', code: 401, title: 'Unauthorized' });
+    expect(token.headers?.['www-authenticate']).toBeDefined();
+  });
+
+  it('answers an unexpected failure on a keyrock route as Keyrock’s Internal error, with the request id', () => {
+    const log = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const res = renderError(new Error('secret internals'), { ...json, style: 'keyrock' });
+    expect(res.statusCode).toBe(500);
+    const body = JSON.parse(res.body!);
+    expect(body.error).toMatchObject({ code: 500, title: 'Internal error' });
+    expect(body.error.message).toContain('req-1');
+    expect(res.body).not.toContain('internals');
+    expect(log).toHaveBeenCalledOnce();
+  });
+
   it('answers anything else with a 500 naming the request id and no stack, and logs it', () => {
     const log = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     const res = renderError(new Error('secret internals at line 12'), json);
