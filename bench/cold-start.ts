@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { esbuildOptions, FUNCTION_NODE_OPTIONS } from '../infra/bundling.js';
 import { type Route, routes } from '../shared/routes.js';
+import { WrongAnswer } from './answers.js';
 import { median } from './stats.js';
 
 /** Packages whose presence in a bundle is worth naming: heavy, or only some functions need them. */
@@ -150,13 +151,16 @@ async function bundle(
   };
 }
 
-/** What the child runs: time the import of one bundle, print [wall ms, CPU ms]. */
+/**
+ * What the child runs: time the import of one bundle, print [wall ms, CPU ms, typeof handler].
+ * Section 1 sends no request; what it checks is that the bundle loads and exports its handler.
+ */
 const CHILD = `const c = process.cpuUsage();
 const t = performance.now();
-await import(process.argv[1]);
+const m = await import(process.argv[1]);
 const wall = performance.now() - t;
 const cpu = process.cpuUsage(c);
-process.stdout.write(JSON.stringify([wall, (cpu.user + cpu.system) / 1000]));`;
+process.stdout.write(JSON.stringify([wall, (cpu.user + cpu.system) / 1000, typeof m.handler]));`;
 
 function timeImport(file: string, nodeOptions: string, env: NodeJS.ProcessEnv): [number, number] {
   const out = spawnSync(
@@ -164,9 +168,9 @@ function timeImport(file: string, nodeOptions: string, env: NodeJS.ProcessEnv): 
     [...nodeOptions.split(' ').filter(Boolean), '--input-type=module', '-e', CHILD, pathToFileURL(file).href],
     { env, encoding: 'utf8', timeout: 30_000 },
   );
-  let figures: [number, number] | undefined;
+  let figures: [number, number, string] | undefined;
   try {
-    figures = JSON.parse(out.stdout) as [number, number];
+    figures = JSON.parse(out.stdout) as [number, number, string];
   } catch {
     figures = undefined;
   }
@@ -175,7 +179,23 @@ function timeImport(file: string, nodeOptions: string, env: NodeJS.ProcessEnv): 
       `import failed: ${(out.stderr || out.stdout || '').trim().split('\n').slice(0, 3).join(' ')}`,
     );
   }
-  return figures;
+  if (figures[2] !== 'function') throw new Error(`the bundle exports no handler function (${figures[2]})`);
+  return [figures[0], figures[1]];
+}
+
+const firstLine = (error: unknown) => String((error as Error).message ?? error).split('\n')[0];
+
+/** timeImport, where a bundle that fails to load or has no handler stops the run. */
+function checkedImport(
+  figure: { fn: string; file?: string },
+  nodeOptions: string,
+  env: NodeJS.ProcessEnv,
+): [number, number] {
+  try {
+    return timeImport(figure.file!, nodeOptions, env);
+  } catch (error) {
+    throw new WrongAnswer(`cold start: ${figure.fn}: ${firstLine(error)}`);
+  }
 }
 
 /** Which function a rule concerns, by route (function names are the route table's business). */
@@ -244,20 +264,10 @@ export async function coldStart(options: {
           initCpuMedianMs: Number.NaN,
         };
       } catch (error) {
-        return {
-          fn,
-          routes: routeKeys,
-          rawBytes: 0,
-          gzipBytes: 0,
-          packages: [],
-          watched: [],
-          chains: {},
-          initMs: [],
-          initMedianMs: Number.NaN,
-          initCpuMs: [],
-          initCpuMedianMs: Number.NaN,
-          error: `bundle failed: ${(error as Error).message.split('\n')[0]}`,
-        };
+        // A function that does not bundle has no cold start to measure: the run stops.
+        throw new WrongAnswer(
+          `cold start: ${fn} (${routeKeys.join(', ')}): bundle failed: ${firstLine(error)}`,
+        );
       }
     }),
   );
@@ -276,19 +286,14 @@ export async function coldStart(options: {
   for (let round = 0; round < options.runs; round++) {
     // Interleaved: each round measures the reference and every function once, so drifting load
     // on the shared machine hits them alike.
-    const [wall, cpu] = timeImport(referenceFigure.file, FUNCTION_NODE_OPTIONS, options.env);
+    const [wall, cpu] = checkedImport(referenceFigure, FUNCTION_NODE_OPTIONS, options.env);
     referenceFigure.initMs.push(wall);
     referenceFigure.initCpuMs.push(cpu);
-    bare.push(timeImport(referenceFigure.file, '', options.env)[0]);
+    bare.push(checkedImport(referenceFigure, '', options.env)[0]);
     for (const figure of built) {
-      if (figure.error || !figure.file) continue;
-      try {
-        const [w, c] = timeImport(figure.file, FUNCTION_NODE_OPTIONS, options.env);
-        figure.initMs.push(w);
-        figure.initCpuMs.push(c);
-      } catch (error) {
-        figure.error = (error as Error).message;
-      }
+      const [w, c] = checkedImport(figure, FUNCTION_NODE_OPTIONS, options.env);
+      figure.initMs.push(w);
+      figure.initCpuMs.push(c);
     }
   }
   referenceFigure.initMedianMs = median(referenceFigure.initMs);

@@ -1,14 +1,14 @@
 /**
  * Section 6, cost per million requests on AWS, computed from the measured figures: DynamoDB
  * capacity units (section 2), CPU time per request without I/O (section 3, through the full SDK
- * stack where measured), round trips (section
- * 2, each priced at an assumed in-region latency), module-initialisation time (section 1, for the
- * share of requests that meet a cold start), and each route's Lambda memory.
+ * stack where measured), round trips (section 2, each priced at an assumed in-region latency),
+ * module-initialisation time (section 1, for the share of requests that meet a cold start), each
+ * route's Lambda memory, and the response size CloudFront bills (section 2's body + headers).
  */
 import { type Route, routes } from '../shared/routes.js';
 import type { ColdStartResult } from './cold-start.js';
 import type { InProcessResult } from './in-process.js';
-import { ASSUMPTIONS, PRICES } from './prices.js';
+import { ASSUMPTIONS, BILLING, PRICES } from './prices.js';
 
 export interface CostRow {
   id: string;
@@ -22,6 +22,7 @@ export interface CostRow {
   readUnits: number;
   writeUnits: number;
   perMillion: {
+    cloudfront: number;
     apiGateway: number;
     lambdaRequests: number;
     lambdaDuration: number;
@@ -66,23 +67,27 @@ export async function costPerMillion(cold: ColdStartResult, inProcess: InProcess
     const memoryMb = route.memory ?? defaultMemoryMb;
     const arch = route.x86 ? 'x86_64' : 'arm64';
     // Less than a full vCPU below 1,769 MB: CPU-bound time stretches in proportion.
-    const cpuScale = Math.max(1, PRICES.lambda.mbPerVcpu / memoryMb);
+    const cpuScale = Math.max(1, BILLING.lambdaMbPerVcpu / memoryMb);
     // The full-SDK figure where there is one (signing and parsing are real work in Lambda too).
     const cpuUs = code.sdk?.usPerRequest ?? code.usPerRequest;
     const cpuMs = (cpuUs / 1000) * cpuScale;
     const init = cold.functions.find((f) => f.fn === route.fn)?.initMedianMs ?? 0;
     const warmMs = cpuMs + work.work.roundTrips * ASSUMPTIONS.dynamodbRoundTripMs;
     const durationMs =
-      Math.ceil(warmMs / PRICES.lambda.billingGranularityMs) * PRICES.lambda.billingGranularityMs +
+      Math.ceil(warmMs / BILLING.lambdaGranularityMs) * BILLING.lambdaGranularityMs +
       ASSUMPTIONS.coldStartShare * init * cpuScale;
     const gbSeconds = (durationMs / 1000) * (memoryMb / 1024);
-    const perGbSecond = arch === 'arm64' ? PRICES.lambda.arm64PerGbSecond : PRICES.lambda.x86PerGbSecond;
-    const apiGateway = PRICES.apiGatewayHttpApi.perMillionRequests;
-    const lambdaRequests = PRICES.lambda.perMillionRequests;
-    const lambdaDuration = gbSeconds * perGbSecond * 1e6;
+    const perGbSecond = arch === 'arm64' ? PRICES.lambdaArm64Duration : PRICES.lambdaX86Duration;
+    // A million responses of N bytes are N × 10^6 bytes out of CloudFront (GB of 10^9 bytes).
+    const bytesOut = work.responseBytes + ASSUMPTIONS.responseHeaderBytes;
+    const cloudfront =
+      PRICES.cloudfrontHttpsRequests.value + (bytesOut / 1e3) * PRICES.cloudfrontDataOut.value;
+    const apiGateway = PRICES.apiGatewayHttpRequests.value;
+    const lambdaRequests = PRICES.lambdaRequests.value;
+    const lambdaDuration = gbSeconds * perGbSecond.value * 1e6;
     const dynamodb =
-      work.work.readUnits * PRICES.dynamodbOnDemand.perMillionReadUnits +
-      work.work.writeUnits * PRICES.dynamodbOnDemand.perMillionWriteUnits;
+      work.work.readUnits * PRICES.dynamodbReadUnits.value +
+      work.work.writeUnits * PRICES.dynamodbWriteUnits.value;
     rows.push({
       id: work.id,
       label: work.label,
@@ -94,13 +99,14 @@ export async function costPerMillion(cold: ColdStartResult, inProcess: InProcess
       readUnits: work.work.readUnits,
       writeUnits: work.work.writeUnits,
       perMillion: {
+        cloudfront,
         apiGateway,
         lambdaRequests,
         lambdaDuration,
         dynamodb,
-        total: apiGateway + lambdaRequests + lambdaDuration + dynamodb,
+        total: cloudfront + apiGateway + lambdaRequests + lambdaDuration + dynamodb,
       },
     });
   }
-  return { rows, defaultMemoryMb, cognitoPerMillion: PRICES.cognitoM2M.perTokenRequest * 1e6 };
+  return { rows, defaultMemoryMb, cognitoPerMillion: PRICES.cognitoM2MTokenRequests.value * 1e6 };
 }

@@ -7,25 +7,16 @@
  * small iteration counts. Progress goes to stderr; stdout carries the handlers' log lines.
  */
 import { writeFileSync } from 'node:fs';
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
 import { db as processDb } from '../shared/store/db.js';
 import { keys } from '../shared/store/keys.js';
 import { countDynamoDb, type DynamoDbWork } from '../shared/store/metrics.js';
-import type { Item } from '../shared/store/ops.js';
-import {
-  freshCode,
-  freshRefreshToken,
-  loadOrgAuthorizations,
-  loadUsers,
-  PASSWORD,
-  prepare,
-} from './fixtures.js';
-import { invoke } from './invoke.js';
-import { mockFromSnapshot } from './mock-store.js';
-import { SCENARIOS, type Scenario, type ScenarioContext, user50Scenario } from './scenarios.js';
+import { failChild } from './answers.js';
+import { freshCode, freshRefreshToken, loadOrgAuthorizations, loadUsers, prepare } from './fixtures.js';
+import { bcryptCost, type CodeCostFigure, checked, codeCost, measureWork, snapshot } from './measure.js';
+import { SCENARIOS, type ScenarioContext, user50Scenario } from './scenarios.js';
 import { median } from './stats.js';
-import { wireFromSnapshot } from './wire-store.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const log = (line: string) => process.stderr.write(`  ${line}\n`);
@@ -57,52 +48,14 @@ export interface GrowthFigure {
   responseBytes: number;
 }
 
-export interface CodeCostFigure {
-  id: string;
-  label: string;
-  status: number;
-  requests: number;
-  seconds: number;
-  /** Requests per second of wall-clock time (moves with the neighbours' load on a shared machine). */
-  wallRps: number;
-  /** CPU time (user + system) per request: what one core spends, steady under shared load. */
-  usPerRequest: number;
-  /** 1 s of one core divided by the CPU time per request. */
-  rps: number;
-  /** The same with the whole SDK stack running against canned HTTP answers (bench/wire-store.ts). */
-  sdk?: { usPerRequest: number; rps: number; status: number };
-}
-
 export interface InProcessResult {
   work: WorkFigure[];
   growth: GrowthFigure[];
   codeCost: CodeCostFigure[];
   bcrypt: { cost: number; compareMs: number };
   usersInTable: { small: number; large: number };
-}
-
-async function measureWork(
-  ctx: ScenarioContext,
-  s: Scenario,
-  counter: ReturnType<typeof countDynamoDb>,
-  runs: number,
-): Promise<{ works: DynamoDbWork[]; ms: number[]; status: number; bytes: number }> {
-  const works: DynamoDbWork[] = [];
-  const ms: number[] = [];
-  let status = 0;
-  let bytes = 0;
-  for (let i = 0; i < runs; i++) {
-    const request = await s.request(ctx);
-    counter.reset();
-    const started = performance.now();
-    const res = await invoke(request);
-    ms.push(performance.now() - started);
-    works.push(counter.read());
-    status = res.statusCode;
-    bytes = Buffer.byteLength(res.body ?? '');
-    if (status !== s.expectStatus) log(`${s.id}: status ${status} ${res.body?.slice(0, 200) ?? ''}`);
-  }
-  return { works, ms, status, bytes };
+  /** Measured answers checked against their scenario's status (and shape; bench/measure.ts). */
+  answersChecked: number;
 }
 
 const same = (a: DynamoDbWork, b: DynamoDbWork) =>
@@ -114,8 +67,9 @@ const same = (a: DynamoDbWork, b: DynamoDbWork) =>
 async function section2(ctx: ScenarioContext, counter: ReturnType<typeof countDynamoDb>) {
   const out: WorkFigure[] = [];
   for (const s of SCENARIOS) {
-    await measureWork(ctx, s, counter, 2); // warm: module import, SDK lazy init, connections
-    const { works, ms, status, bytes } = await measureWork(ctx, s, counter, quick ? 3 : 7);
+    const where = 'DynamoDB work (DynamoDB Local)';
+    await measureWork(where, ctx, s, counter, 2); // warm: module import, SDK lazy init, connections
+    const { works, ms, status, bytes } = await measureWork(where, ctx, s, counter, quick ? 3 : 7);
     const last = works.at(-1)!;
     out.push({
       id: s.id,
@@ -145,9 +99,10 @@ async function growthAt(
   const list = [...SCENARIOS, user50Scenario].filter((s) => GROWTH_IDS.includes(s.id));
   const out: GrowthFigure[] = [];
   for (const s of list) {
-    await measureWork(ctx, s, counter, 3);
+    const where = `growth (${setting})`;
+    await measureWork(where, ctx, s, counter, 3);
     const runs = quick ? 5 : s.id === 'token-password' ? 15 : 40;
-    const { works, ms, bytes } = await measureWork(ctx, s, counter, runs);
+    const { works, ms, bytes } = await measureWork(where, ctx, s, counter, runs);
     const sorted = [...ms].sort((a, b) => a - b);
     out.push({
       id: s.id,
@@ -187,104 +142,13 @@ async function addUsers(count: number, hash: string): Promise<void> {
   log(`loaded ${count} users in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function snapshot(): Promise<Item[]> {
-  // Bench setup only: a Scan copies the fixture for the mock; no request path scans.
-  const db = processDb();
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.doc.send(new ScanCommand({ TableName: db.table, ExclusiveStartKey: start }));
-    items.push(...((out.Items ?? []) as Item[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
-/**
- * CPU time per request of one request repeated for about `budgetMs` after a warm-up, in three
- * windows: the median window is kept, so one garbage-collector pause does not decide the figure.
- */
-async function cpuPerRequest(request: Parameters<typeof invoke>[0], budgetMs: number) {
-  let status = 0;
-  for (let i = 0; i < (quick ? 5 : 30); i++) status = (await invoke(request)).statusCode;
-  const windows: { requests: number; seconds: number; usPerRequest: number }[] = [];
-  for (let w = 0; w < 3; w++) {
-    let requests = 0;
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    while (performance.now() - started < budgetMs / 3) {
-      await invoke(request);
-      requests++;
-    }
-    const used = process.cpuUsage(cpu);
-    windows.push({
-      requests,
-      seconds: (performance.now() - started) / 1000,
-      usPerRequest: (used.user + used.system) / requests,
-    });
-  }
-  windows.sort((a, b) => a.usPerRequest - b.usPerRequest);
-  return { status, ...windows[1]! };
-}
-
-async function section3(ctx: ScenarioContext, items: Item[]): Promise<CodeCostFigure[]> {
-  const out: CodeCostFigure[] = [];
-  const budget = (s: Scenario) => (quick ? 300 : s.id === 'token-password' ? 3000 : 1500);
-  const mock = mockFromSnapshot(items, processDb().table);
-  try {
-    // Sequential requests on one event loop: what one Lambda instance's CPU does per request.
-    for (const s of SCENARIOS) {
-      const r = await cpuPerRequest(await s.request(ctx), budget(s));
-      if (r.status !== s.expectStatus) log(`code cost ${s.id}: status ${r.status} under the mock`);
-      out.push({
-        id: s.id,
-        label: s.label,
-        status: r.status,
-        requests: r.requests,
-        seconds: r.seconds,
-        wallRps: r.requests / r.seconds,
-        usPerRequest: r.usPerRequest,
-        rps: 1e6 / r.usPerRequest,
-      });
-      log(`code cost ${s.id}: ${r.usPerRequest.toFixed(0)} µs CPU per request (client mock)`);
-    }
-  } finally {
-    mock.restore();
-  }
-  const wire = wireFromSnapshot(items, processDb());
-  try {
-    for (const s of SCENARIOS) {
-      if (s.id === 'token-password') continue; // bcrypt dominates; reported with the mock only
-      const r = await cpuPerRequest(await s.request(ctx), budget(s));
-      const figure = out.find((f) => f.id === s.id)!;
-      figure.sdk = { usPerRequest: r.usPerRequest, rps: 1e6 / r.usPerRequest, status: r.status };
-      log(`code cost ${s.id}: ${r.usPerRequest.toFixed(0)} µs CPU per request (full SDK)`);
-    }
-  } finally {
-    wire.restore();
-  }
-  return out;
-}
-
-function bcryptCost(cost: number): { cost: number; compareMs: number } {
-  const hash = bcrypt.hashSync(PASSWORD, cost);
-  const ms: number[] = [];
-  for (let i = 0; i < (quick ? 3 : 9); i++) {
-    const cpu = process.cpuUsage();
-    bcrypt.compareSync(PASSWORD, hash);
-    const used = process.cpuUsage(cpu);
-    ms.push((used.user + used.system) / 1000);
-  }
-  return { cost, compareMs: median(ms) };
-}
-
 async function main(): Promise<void> {
   const db = processDb();
   const counter = countDynamoDb(db.doc);
   log('preparing data through the repositories and the token endpoint');
   const f = await prepare(db, { with50Orgs: true });
   const reusable = { code: await freshCode(db, f), refreshToken: await freshRefreshToken(db, f) };
-  const items = await snapshot();
+  const items = await snapshot(db);
   const ctx: ScenarioContext = { db, f, fresh: true, reusable };
 
   const work = await section2(ctx, counter);
@@ -304,21 +168,23 @@ async function main(): Promise<void> {
   growth.push(...(await growthAt(ctx, counter, await countUsers(), fixtureOrgs + appOrgs)));
   counter.stop();
 
-  const codeCost = await section3({ ...ctx, fresh: false }, items);
+  const costs = await codeCost({ ...ctx, fresh: false }, items, SCENARIOS, {
+    budgetMs: (s) => (quick ? 300 : s.id === 'token-password' ? 3000 : 1500),
+    warmups: quick ? 5 : 30,
+    log,
+  });
   const result: InProcessResult = {
     work,
     growth,
-    codeCost,
-    bcrypt: bcryptCost(f.bcryptCost),
+    codeCost: costs,
+    bcrypt: bcryptCost(f.bcryptCost, quick ? 3 : 9),
     usersInTable: { small, large },
+    answersChecked: checked.answers,
   };
   writeFileSync(process.env.BENCH_OUT ?? 'bench-in-process.json', JSON.stringify(result, null, 2));
 }
 
 main().then(
   () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
+  (error: unknown) => failChild(error, process.env.BENCH_OUT),
 );

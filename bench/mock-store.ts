@@ -3,15 +3,19 @@
  * handlers run their whole code path with no I/O: GetItem, BatchGetItem and Query (the key
  * conditions ops.ts builds) read the snapshot; writes succeed without changing it, except PutItem,
  * which stores its item (a code or token put during a request can be read back). Single-use
- * values therefore stay usable, which is what a throughput loop over one request needs.
+ * values therefore stay usable, which is what a throughput loop over one request needs. A command
+ * it has no answer for throws, so a new kind of read fails the request instead of finding nothing.
  */
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Item } from '../shared/store/ops.js';
@@ -20,18 +24,51 @@ type Key = { PK: string; SK: string };
 
 const id = (k: { PK?: unknown; SK?: unknown }) => `${String(k.PK)}\u0000${String(k.SK)}`;
 
-/** Parses the two key conditions ops.ts uses: `P = :pk` and `P = :pk AND begins_with(S, :prefix)`. */
-export function parseKeyCondition(
-  expression: string,
-  values: Record<string, unknown>,
-): { pkName: string; pk: string; skName?: string; prefix?: string } {
-  const m = /^(\w+) = (:\w+)(?: AND begins_with\((\w+), (:\w+)\))?$/.exec(expression.trim());
-  if (!m) throw new Error(`mock store: unsupported key condition "${expression}"`);
-  return {
-    pkName: m[1]!,
-    pk: String(values[m[2]!]),
-    ...(m[3] ? { skName: m[3], prefix: String(values[m[4]!]) } : {}),
-  };
+export interface KeyCondition {
+  pkName: string;
+  pk: string;
+  skName?: string;
+  /** `begins_with(S, :prefix)` */
+  prefix?: string;
+  /** `S >= :from` (a range of the partition, e.g. the role catalogue from PERM#) */
+  from?: string;
+}
+
+/**
+ * Parses the key conditions ops.ts builds: `P = :pk`, `P = :pk AND begins_with(S, :prefix)` and
+ * `P = :pk AND S >= :from`. Any other throws: a read the canned stores cannot answer must fail
+ * the request (and so the benchmark), not answer it with nothing.
+ */
+export function parseKeyCondition(expression: string, values: Record<string, unknown>): KeyCondition {
+  const text = expression.trim();
+  const prefixed = /^(\w+) = (:\w+)(?: AND begins_with\((\w+), (:\w+)\))?$/.exec(text);
+  if (prefixed) {
+    return {
+      pkName: prefixed[1]!,
+      pk: String(values[prefixed[2]!]),
+      ...(prefixed[3] ? { skName: prefixed[3], prefix: String(values[prefixed[4]!]) } : {}),
+    };
+  }
+  const range = /^(\w+) = (:\w+) AND (\w+) >= (:\w+)$/.exec(text);
+  if (range) {
+    return {
+      pkName: range[1]!,
+      pk: String(values[range[2]!]),
+      skName: range[3]!,
+      from: String(values[range[4]!]),
+    };
+  }
+  throw new Error(`mock store: unsupported key condition "${expression}"`);
+}
+
+/** DynamoDB orders string sort keys by their bytes: code-unit order, not the locale's. */
+export const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether a sort-key value meets the condition's sort-key part (true when it has none). */
+export function sortKeyMatches(c: KeyCondition, value: string | undefined): boolean {
+  if (c.prefix !== undefined) return (value ?? '').startsWith(c.prefix);
+  if (c.from !== undefined) return value !== undefined && value >= c.from;
+  return true;
 }
 
 export function mockFromSnapshot(items: Item[], table: string): { restore(): void } {
@@ -43,7 +80,6 @@ export function mockFromSnapshot(items: Item[], table: string): { restore(): voi
     partitions.set(String(i.PK), [...list.filter((x) => x.SK !== i.SK), i]);
   };
   for (const i of items) addToPartition(i);
-  const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   // Partitions are kept sorted by sort key, as DynamoDB returns them.
   for (const list of partitions.values()) list.sort((a, b) => byCode(String(a.SK), String(b.SK)));
 
@@ -66,8 +102,7 @@ export function mockFromSnapshot(items: Item[], table: string): { restore(): voi
     const base = c.pkName === 'PK';
     const candidates = base ? (partitions.get(c.pk) ?? []) : [...store.values()];
     const found = candidates.filter(
-      (i) =>
-        i[c.pkName] === c.pk && (c.prefix === undefined || String(i[sortName] ?? '').startsWith(c.prefix)),
+      (i) => i[c.pkName] === c.pk && sortKeyMatches(c, i[sortName] as string | undefined),
     );
     if (!base) found.sort((a, b) => byCode(String(a[sortName]), String(b[sortName])));
     return { Items: found.map((i) => structuredClone(i)), Count: found.length };
@@ -87,6 +122,10 @@ export function mockFromSnapshot(items: Item[], table: string): { restore(): voi
     [QueryCommand, query],
     [PutCommand, put],
     [BatchWriteCommand, () => ({ UnprocessedItems: {} })],
+    // Accepted, the snapshot stays as it is (codes and refresh tokens stay usable).
+    [UpdateCommand, () => ({})],
+    [DeleteCommand, () => ({})],
+    [TransactWriteCommand, () => ({})],
   ]);
   const mock = mockClient(DynamoDBDocumentClient);
   let calls = 0;
@@ -95,8 +134,10 @@ export function mockFromSnapshot(items: Item[], table: string): { restore(): voi
     // history from growing into garbage-collector work.
     if (++calls % 256 === 0) setImmediate(() => mock.send.resetHistory());
     const answer = answers.get(command.constructor);
-    // UpdateItem, DeleteItem, TransactWriteItems: accepted, the snapshot stays as it is.
-    return answer ? answer(command.input as never) : {};
+    if (!answer) {
+      throw new Error(`mock store: no canned answer for ${(command.constructor as { name?: string }).name}`);
+    }
+    return answer(command.input as never);
   };
   mock.send.callsFake(fake as unknown as Parameters<typeof mock.send.callsFake>[0]);
   return { restore: () => mock.restore() };

@@ -7,6 +7,9 @@
  *   npm run bench                   full run (about 5-7 minutes on 2 cores)
  *   npm run bench -- --quick        small iteration counts, for checking the harness (figures not written)
  *   npm run bench -- --out FILE     write the report elsewhere
+ *
+ * The first measured request that answers other than its scenario expects stops the run with a
+ * one-line reason and exit code 1, and nothing is written (bench/answers.ts, bench/pipeline.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,12 +24,13 @@ import {
   startDynamoDbLocal,
 } from '../local/emulators.js';
 import { LOCAL, localEnv } from '../local/runtime.js';
+import { childFailure, WrongAnswer } from './answers.js';
 import { runTs, stopAllChildren } from './children.js';
 import { coldStart } from './cold-start.js';
-import { costPerMillion } from './cost.js';
 import type { InProcessResult } from './in-process.js';
 import { machine } from './machine.js';
-import { renderReport, verdicts } from './report.js';
+import { measureThenWrite } from './pipeline.js';
+import type { Verdict } from './report.js';
 import { runtimeSection } from './runtime.js';
 
 const args = process.argv.slice(2);
@@ -63,26 +67,13 @@ async function main(): Promise<void> {
     log(
       `${host.cores} cores, ${host.cpu}, Node ${host.node}, commit ${host.commit}${quick ? ' (quick)' : ''}`,
     );
-
     const baseEnv = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmp,
       NODE_ENV: 'production',
     };
-    log('section 1: cold start');
-    const cold = await coldStart({
-      runs: quick ? 3 : 15,
-      outDir: bundleDir,
-      env: { ...baseEnv, IDM_TABLE_NAME: 'bench', AWS_REGION: LOCAL.region },
-      log,
-    });
-
-    const port = await freePort();
-    dynamo = await startDynamoDbLocal({ port });
-    log(`DynamoDB Local on ${dynamo.endpoint}`);
     const suffix = `${Date.now().toString(36)}`;
     const tables = { inProcess: `bench-in-process-${suffix}`, runtime: `bench-runtime-${suffix}` };
-    await Promise.all(Object.values(tables).map((t) => ensureLocalTable(dynamo!.endpoint, t)));
     const handlerEnv = (table: string) => ({
       ...baseEnv,
       ...localEnv({
@@ -96,58 +87,74 @@ async function main(): Promise<void> {
       ...(quick ? { BENCH_QUICK: '1' } : {}),
     });
 
-    log('sections 2, 5, 3: DynamoDB work, growth, code cost (in-process handlers)');
-    const inProcessOut = join(tmp, 'in-process.json');
-    await runTs('bench/in-process.ts', { ...handlerEnv(tables.inProcess), BENCH_OUT: inProcessOut });
-    const inProcess = JSON.parse(readFileSync(inProcessOut, 'utf8')) as InProcessResult;
-    // Free the emulator's memory held by the 100,000 users before the load runs.
-    await dropTable(dynamo.endpoint, tables.inProcess);
-
-    log('section 4: through the local runtime (autocannon)');
-    const runtime = await runtimeSection({
-      env: handlerEnv(tables.runtime),
-      quick,
-      log,
-      tmp,
-    });
-
-    const cost = await costPerMillion(cold, inProcess);
-    const report = renderReport({
-      host,
-      cold,
-      inProcess,
-      runtime,
-      cost,
-      quick,
-      seconds: (performance.now() - started) / 1000,
-    });
-    const missed = verdicts({ cold, inProcess }).filter((v) => !v.ok);
-    log(
-      missed.length === 0
-        ? 'every budget met'
-        : `budgets missed:\n${missed.map((v) => `  - ${v.budget}: ${v.detail}`).join('\n')}`,
+    await measureThenWrite(
+      {
+        coldStart: () => {
+          log('section 1: cold start');
+          return coldStart({
+            runs: quick ? 3 : 15,
+            outDir: bundleDir,
+            env: { ...baseEnv, IDM_TABLE_NAME: 'bench', AWS_REGION: LOCAL.region },
+            log,
+          });
+        },
+        inProcess: async () => {
+          dynamo = await startDynamoDbLocal({ port: await freePort() });
+          log(`DynamoDB Local on ${dynamo.endpoint}`);
+          await Promise.all(Object.values(tables).map((t) => ensureLocalTable(dynamo!.endpoint, t)));
+          log('sections 2, 5, 3: DynamoDB work, growth, code cost (in-process handlers)');
+          const out = join(tmp, 'in-process.json');
+          await runTs('bench/in-process.ts', { ...handlerEnv(tables.inProcess), BENCH_OUT: out }).catch(
+            (error: unknown) => {
+              throw childFailure(error, out);
+            },
+          );
+          // Free the emulator's memory held by the 100,000 users before the load runs.
+          await dropTable(dynamo.endpoint, tables.inProcess);
+          return JSON.parse(readFileSync(out, 'utf8')) as InProcessResult;
+        },
+        runtime: () => {
+          log('section 4: through the local runtime (autocannon)');
+          return runtimeSection({ env: handlerEnv(tables.runtime), quick, log, tmp });
+        },
+      },
+      { host, quick, started, write: (report, missed) => publish(report, missed) },
     );
-    if (outFile) {
-      writeFileSync(outFile, report);
-      // `npm run lint` checks Markdown formatting too: write the tables as Biome lays them out.
-      try {
-        execFileSync(join('node_modules', '.bin', 'biome'), ['format', '--write', outFile], {
-          stdio: 'ignore',
-        });
-      } catch {
-        log(`${outFile} is written unformatted (Biome formats files inside the project only)`);
-      }
-      log(`wrote ${outFile}`);
-    } else {
-      console.log(report);
-    }
   } finally {
     await stop();
     log('done; emulator stopped, temporary files removed');
   }
 }
 
+/** Prints the budgets missed, then writes the report (or prints it, with --quick). */
+function publish(report: string, missed: Verdict[]): void {
+  log(
+    missed.length === 0
+      ? 'every budget met'
+      : `budgets missed:\n${missed.map((v) => `  - ${v.budget}: ${v.detail}`).join('\n')}`,
+  );
+  if (!outFile) {
+    console.log(report);
+    return;
+  }
+  writeFileSync(outFile, report);
+  // `npm run lint` checks Markdown formatting too: write the tables as Biome lays them out.
+  try {
+    execFileSync(join('node_modules', '.bin', 'biome'), ['format', '--write', outFile], {
+      stdio: 'ignore',
+    });
+  } catch {
+    log(`${outFile} is written unformatted (Biome formats files inside the project only)`);
+  }
+  log(`wrote ${outFile}`);
+}
+
 main().catch((error: unknown) => {
-  console.error('bench failed:', error);
+  if (error instanceof WrongAnswer) {
+    // One line: what was measured, what it answered instead. Nothing was written.
+    console.error(`bench stopped, no report written: ${error.message}`);
+  } else {
+    console.error('bench failed:', error);
+  }
   process.exit(1);
 });

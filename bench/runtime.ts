@@ -3,13 +3,16 @@
  * DynamoDB Local; autocannon drives it from this process at 1, 10 and 50 connections. Every
  * request goes through HTTP parsing, the payload 2.0 event, the middy stack and DynamoDB Local's
  * HTTP API, so DynamoDB Local (a Java emulator on the same 2 cores), not the service, bounds these.
+ * Every answer is checked (bench/load-check.ts): one wrong status or body stops the run.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { startTs, stopChild } from './children.js';
+import { LoadCheck, type LoadOutcome } from './load-check.js';
 import type { ServerInfo } from './server.js';
+import { type Workload, workloads } from './workloads.js';
 
 export interface LoadFigure {
   id: string;
@@ -20,116 +23,78 @@ export interface LoadFigure {
   rps: number;
   p50Ms: number;
   p99Ms: number;
-  non2xx: number;
-  errors: number;
+  /** The one status every answer had (checked), and how many answers were checked. */
+  status: number;
+  answers: number;
 }
 
 export interface RuntimeResult {
   durationSeconds: number;
   levels: number[];
   figures: LoadFigure[];
+  /** Answers checked, warm-up runs included. */
+  answersChecked: number;
 }
 
-interface Workload {
-  id: string;
-  label: string;
-  request(info: ServerInfo): autocannon.Request;
-}
-
-const tokenHeaders = (info: ServerInfo) => ({
-  authorization: info.authorization,
-  'content-type': 'application/x-www-form-urlencoded',
-});
-
-/** Hands out single-use values in order; past the end, requests fail and count as non-2xx. */
-function takeFrom(list: string[]): () => string {
-  let next = 0;
-  return () => list[next++] ?? 'exhausted';
-}
-
-function workloads(info: ServerInfo): Workload[] {
-  const code = takeFrom(info.codes);
-  const refresh = takeFrom(info.refreshTokens);
-  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-  const user = `/user?access_token=${encodeURIComponent(info.userToken)}`;
-  return [
-    {
-      id: 'client_credentials',
-      label: 'POST /oauth2/token client_credentials',
-      request: (i) => ({
-        method: 'POST',
-        path: '/oauth2/token',
-        headers: tokenHeaders(i),
-        body: form({ grant_type: 'client_credentials' }),
-      }),
-    },
-    {
-      id: 'password',
-      label: 'POST /oauth2/token password (bcrypt cost 10)',
-      request: (i) => ({
-        method: 'POST',
-        path: '/oauth2/token',
-        headers: tokenHeaders(i),
-        body: form({ grant_type: 'password', username: i.email, password: i.password }),
-      }),
-    },
-    {
-      id: 'authorization_code',
-      label: 'POST /oauth2/token authorization_code (pre-issued codes)',
-      request: (i) => ({
-        method: 'POST',
-        path: '/oauth2/token',
-        headers: tokenHeaders(i),
-        setupRequest: (req: autocannon.Request) => ({
-          ...req,
-          body: form({ grant_type: 'authorization_code', code: code(), redirect_uri: i.callback }),
-        }),
-      }),
-    },
-    {
-      id: 'refresh_token',
-      label: 'POST /oauth2/token refresh_token (pre-issued, rotated)',
-      request: (i) => ({
-        method: 'POST',
-        path: '/oauth2/token',
-        headers: tokenHeaders(i),
-        setupRequest: (req: autocannon.Request) => ({
-          ...req,
-          body: form({ grant_type: 'refresh_token', refresh_token: refresh() }),
-        }),
-      }),
-    },
-    { id: 'user', label: 'GET /user', request: () => ({ method: 'GET', path: user }) },
-    {
-      id: 'user-decision',
-      label: 'GET /user with a decision',
-      request: (i) => ({ method: 'GET', path: `${user}&${i.decisionQuery}` }),
-    },
-  ];
-}
+/** autocannon's callback form returns the run, which can be stopped (the promise form cannot). */
+type Autocannon = (
+  options: autocannon.Options,
+  done: (error: Error | null, result: autocannon.Result & LoadOutcome) => void,
+) => { stop(): void };
 
 /**
- * Waits until the server has worked off what the last run left queued (autocannon stops sending
- * at the deadline, but the password grant leaves a backlog of bcrypt work on the server's one
- * event loop), so that one workload's tail never lands in the next one's figures.
+ * Waits until the server has worked off what the last run left (autocannon stops sending at the
+ * deadline, but the server finishes every request it took: the password grant leaves seconds of
+ * bcrypt work on its one event loop), so that one workload's tail never lands in the next one's
+ * figures: the server's in-flight count must read 0 twice, 50 ms apart.
  */
-async function drain(url: string): Promise<void> {
+async function drain(info: ServerInfo): Promise<void> {
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const started = performance.now();
-    await fetch(`${url}/.well-known/oauth-authorization-server`).then((r) => r.arrayBuffer());
-    if (performance.now() - started < 20) return;
+  let idle = 0;
+  while (idle < 2) {
+    if (Date.now() > deadline) throw new Error('the bench server was still busy 60 s after a load run');
+    const inFlight = await fetch(info.inFlightUrl).then((r) => r.text());
+    idle = inFlight === '0' ? idle + 1 : 0;
+    await sleep(50);
   }
 }
 
-function run(url: string, request: autocannon.Request, connections: number, seconds: number) {
-  return autocannon({
-    url,
-    connections,
-    duration: seconds,
-    requests: [request],
-    // One request in flight per connection, as clients of an identity service behave.
-    pipelining: 1,
+/** One load run; every answer goes through `check`, which stops the run at a wrong one. */
+export function loadRun(
+  url: string,
+  w: Workload,
+  info: ServerInfo,
+  connections: number,
+  seconds: number,
+): Promise<autocannon.Result & { check: LoadCheck }> {
+  const request = w.request(info);
+  const check = new LoadCheck(
+    w.label,
+    { method: request.method ?? 'GET', url: request.path ?? '/' },
+    w.expect,
+    w.note,
+  );
+  return new Promise((resolve, reject) => {
+    const running = (autocannon as unknown as Autocannon)(
+      {
+        url,
+        connections,
+        duration: seconds,
+        requests: [{ ...request, onResponse: check.onResponse } as autocannon.Request],
+        // One request in flight per connection, as clients of an identity service behave.
+        pipelining: 1,
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        try {
+          check.verify(connections, result);
+          resolve({ ...result, check });
+        } catch (wrong) {
+          reject(wrong);
+        }
+      },
+    );
+    check.stop = () => running.stop();
   });
 }
 
@@ -159,13 +124,15 @@ export async function runtimeSection(options: {
     await sleep(100);
     const info = JSON.parse(readFileSync(out, 'utf8')) as ServerInfo;
     const figures: LoadFigure[] = [];
+    let answersChecked = 0;
     for (const w of workloads(info)) {
       // Warm the route's handler (module load, SDK connection pool) outside the measurement.
-      await run(info.url, w.request(info), 2, 1);
-      await drain(info.url);
+      answersChecked += (await loadRun(info.url, w, info, 2, 1)).check.answers;
+      await drain(info);
       for (const connections of levels) {
-        const r = await run(info.url, w.request(info), connections, seconds);
-        await drain(info.url);
+        const r = await loadRun(info.url, w, info, connections, seconds);
+        answersChecked += r.check.answers;
+        await drain(info);
         figures.push({
           id: w.id,
           label: w.label,
@@ -175,15 +142,15 @@ export async function runtimeSection(options: {
           rps: r.requests.average,
           p50Ms: r.latency.p50,
           p99Ms: r.latency.p99,
-          non2xx: r.non2xx,
-          errors: r.errors + r.timeouts,
+          status: w.expect.status,
+          answers: r.check.answers,
         });
         options.log(
-          `${w.id} @${connections}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`,
+          `${w.id} @${connections}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.check.answers} answers, all ${w.expect.status}`,
         );
       }
     }
-    return { durationSeconds: seconds, levels, figures };
+    return { durationSeconds: seconds, levels, figures, answersChecked };
   } finally {
     await stopChild(child);
   }

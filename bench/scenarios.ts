@@ -2,10 +2,21 @@
  * The requests the benchmark measures, one per endpoint and case named in issue 6. Each builds
  * its request from the fixture; single-use credentials (codes, refresh tokens) are minted fresh
  * per request when `fresh` is set, or reused when the store is a mock that never consumes them.
+ * Each also says what it must answer (status, and the body's shape): bench/answers.ts stops the
+ * run on the first measured answer that differs.
  */
 import type { Db } from '../shared/store/db.js';
+import type { Shape } from './answers.js';
 import { CALLBACK, type Fixture, freshCode, freshRefreshToken, PASSWORD } from './fixtures.js';
 import { type BenchRequest, form } from './invoke.js';
+import {
+  emptyObject,
+  listsApplication,
+  redirectWithCode,
+  scimConfig,
+  tokenResponse,
+  userWithRoles,
+} from './shapes.js';
 
 export interface ScenarioContext {
   db: Db;
@@ -21,8 +32,12 @@ export interface Scenario {
   /** Issue 6 budget: at most this many sequential DynamoDB round trips. */
   maxRoundTrips?: number;
   expectStatus: number;
+  /** What the body must look like, from the fixture it was asked about. */
+  shape?: (f: Fixture) => Shape;
   request(ctx: ScenarioContext): Promise<BenchRequest>;
 }
+
+const userToken = tokenResponse(true);
 
 const tokenRequest = (ctx: ScenarioContext, fields: Record<string, string>): BenchRequest => ({
   method: 'POST',
@@ -43,6 +58,7 @@ export const TOKEN_SCENARIOS: Scenario[] = [
     label: 'POST /oauth2/token authorization_code',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: () => userToken,
     request: async (ctx) =>
       tokenRequest(ctx, {
         grant_type: 'authorization_code',
@@ -55,6 +71,7 @@ export const TOKEN_SCENARIOS: Scenario[] = [
     label: 'POST /oauth2/token password',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: () => userToken,
     request: async (ctx) =>
       tokenRequest(ctx, { grant_type: 'password', username: ctx.f.users.orgs0.email, password: PASSWORD }),
   },
@@ -63,6 +80,7 @@ export const TOKEN_SCENARIOS: Scenario[] = [
     label: 'POST /oauth2/token client_credentials',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: () => tokenResponse(false),
     request: async (ctx) => tokenRequest(ctx, { grant_type: 'client_credentials' }),
   },
   {
@@ -70,6 +88,7 @@ export const TOKEN_SCENARIOS: Scenario[] = [
     label: 'POST /oauth2/token refresh_token',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: () => userToken,
     request: async (ctx) =>
       tokenRequest(ctx, {
         grant_type: 'refresh_token',
@@ -86,6 +105,7 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     label: 'GET /user (user token, 0 organizations)',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: (f) => userWithRoles({ id: f.users.orgs0.user.id, organizations: 0 }),
     request: async ({ f }) => get(userUrl(f.users.orgs0.accessToken)),
   },
   {
@@ -93,6 +113,7 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     label: 'GET /user (user token, 1 organization)',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: (f) => userWithRoles({ id: f.users.orgs1.user.id, organizations: 1 }),
     request: async ({ f }) => get(userUrl(f.users.orgs1.accessToken)),
   },
   {
@@ -100,6 +121,7 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     label: 'GET /user (user token, 20 organizations)',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: (f) => userWithRoles({ id: f.users.orgs20.user.id, organizations: 20 }),
     request: async ({ f }) => get(userUrl(f.users.orgs20.accessToken)),
   },
   {
@@ -107,6 +129,7 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     label: 'GET /user (client-credentials token)',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: () => emptyObject,
     request: async ({ f }) => get(userUrl(f.clientCredentialsToken)),
   },
   {
@@ -114,6 +137,7 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     label: 'GET /user with a permission decision',
     maxRoundTrips: 3,
     expectStatus: 200,
+    shape: (f) => userWithRoles({ id: f.users.orgs1.user.id, organizations: 1, decision: 'Permit' }),
     request: async ({ f }) =>
       get(
         userUrl(
@@ -126,6 +150,7 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     id: 'users-id',
     label: 'GET /users/:id',
     expectStatus: 200,
+    shape: (f) => userWithRoles({ id: f.users.orgs1.user.id, organizations: 1 }),
     request: async ({ f }) =>
       get(`/users/${f.users.orgs1.user.id}?access_token=${encodeURIComponent(f.users.orgs0.accessToken)}`),
   },
@@ -133,6 +158,7 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     id: 'applications-json',
     label: 'GET /applications.json (actor = the user)',
     expectStatus: 200,
+    shape: (f) => listsApplication(f.appId),
     request: async ({ f }) =>
       get(
         `/applications.json?actor_id=${f.users.orgs1.user.actorId}&access_token=${encodeURIComponent(
@@ -144,12 +170,14 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     id: 'scim-config',
     label: 'GET /v2/ServiceProviderConfigs',
     expectStatus: 200,
+    shape: () => scimConfig,
     request: async () => get('/v2/ServiceProviderConfigs'),
   },
   {
     id: 'authorize-code',
     label: 'GET /oauth2/authorize (code; signed in, consent given)',
     expectStatus: 302,
+    shape: () => redirectWithCode(CALLBACK, 'bench'),
     request: async ({ f }) =>
       get(
         `/oauth2/authorize?response_type=code&client_id=${f.client.clientId}&redirect_uri=${encodeURIComponent(
@@ -167,5 +195,6 @@ export const user50Scenario: Scenario = {
   label: 'GET /user (user token, 50 organizations)',
   maxRoundTrips: 3,
   expectStatus: 200,
+  shape: (f) => userWithRoles({ id: f.users.orgs50!.user.id, organizations: 50 }),
   request: async ({ f }) => get(userUrl(f.users.orgs50!.accessToken)),
 };

@@ -5,6 +5,7 @@
  * the load runs, writes what the load generator needs to BENCH_OUT, and serves until SIGTERM.
  */
 import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { createLocalServer } from '../local/server.js';
 import { db as processDb } from '../shared/store/db.js';
 import { CALLBACK, freshCode, freshRefreshToken, PASSWORD, prepare } from './fixtures.js';
@@ -16,7 +17,11 @@ export interface ServerInfo {
   password: string;
   callback: string;
   userToken: string;
+  /** The id of the token's user (the one in one organization), for the answer checks. */
+  userId: number;
   decisionQuery: string;
+  /** Answers how many requests the server is still working on (see `countInFlight`). */
+  inFlightUrl: string;
   codes: string[];
   refreshTokens: string[];
 }
@@ -35,6 +40,30 @@ async function many(count: number, make: () => Promise<string>, concurrency = 16
   return out;
 }
 
+/**
+ * Counts requests until their handler ends the response, including those whose client has gone:
+ * autocannon drops its connections at the deadline, but the server keeps working (the password
+ * grant's queued bcrypt comparisons, seconds of them), and that work must not land in the next
+ * run's figures. A second server on its own port reports the count.
+ */
+async function countInFlight(server: Server): Promise<string> {
+  let inFlight = 0;
+  server.prependListener('request', (_request, response) => {
+    inFlight++;
+    const end = response.end.bind(response);
+    let ended = false;
+    response.end = ((...args: Parameters<typeof end>) => {
+      if (!ended) inFlight--;
+      ended = true;
+      return end(...args);
+    }) as typeof response.end;
+  });
+  const counter = createServer((_request, response) => response.end(String(inFlight)));
+  await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+  const address = counter.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+}
+
 async function main(): Promise<void> {
   const db = processDb();
   const f = await prepare(db, { with50Orgs: false });
@@ -50,6 +79,7 @@ async function main(): Promise<void> {
     ).toFixed(1)} s\n`,
   );
   const server = createLocalServer({ portalDir: 'portal/dist', logoBucket: 'unused' });
+  const inFlightUrl = await countInFlight(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -60,9 +90,11 @@ async function main(): Promise<void> {
     password: PASSWORD,
     callback: CALLBACK,
     userToken: f.users.orgs1.accessToken,
+    userId: f.users.orgs1.user.id,
     decisionQuery: `action=${f.permission.verb}&resource=${encodeURIComponent(f.permission.path)}`,
     codes,
     refreshTokens,
+    inFlightUrl,
   };
   writeFileSync(process.env.BENCH_OUT!, JSON.stringify(info));
   process.once('SIGTERM', () => {

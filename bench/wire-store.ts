@@ -3,11 +3,12 @@
  * HTTP client, so the whole SDK stack runs (document marshalling, JSON serialisation, endpoint
  * resolution, SigV4 signing, retries, response parsing) and only the network is gone. Together
  * with the aws-sdk-client-mock figures it shows what the SDK's own work costs per request.
+ * Queries are answered in DynamoDB's order (sort keys by code unit, not by the locale).
  */
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Db } from '../shared/store/db.js';
 import type { Item } from '../shared/store/ops.js';
-import { parseKeyCondition } from './mock-store.js';
+import { byCode, parseKeyCondition, sortKeyMatches } from './mock-store.js';
 
 type Wire = Record<string, Record<string, unknown>>;
 
@@ -46,12 +47,8 @@ export function wireFromSnapshot(items: Item[], db: Db): { restore(): void } {
         const sortName = c.skName ?? (input.IndexName ? 'GSI1SK' : 'SK');
         const candidates = c.pkName === 'PK' ? (partitions.get(c.pk) ?? []) : [...store.values()];
         const found = candidates
-          .filter(
-            (i) =>
-              S(i[c.pkName]) === c.pk &&
-              (c.prefix === undefined || (S(i[sortName]) ?? '').startsWith(c.prefix)),
-          )
-          .sort((a, b) => (S(a[sortName]) ?? '').localeCompare(S(b[sortName]) ?? ''));
+          .filter((i) => S(i[c.pkName]) === c.pk && sortKeyMatches(c, S(i[sortName])))
+          .sort((a, b) => byCode(S(a[sortName]) ?? '', S(b[sortName]) ?? ''));
         return { Items: found, Count: found.length, ScannedCount: found.length };
       }
       case 'PutItem':
@@ -59,9 +56,14 @@ export function wireFromSnapshot(items: Item[], db: Db): { restore(): void } {
         return {};
       case 'BatchWriteItem':
         return { UnprocessedItems: {} };
-      default:
-        // UpdateItem, DeleteItem, TransactWriteItems: accepted, the snapshot stays as it is.
+      case 'UpdateItem':
+      case 'DeleteItem':
+      case 'TransactWriteItems':
+        // Accepted, the snapshot stays as it is (codes and refresh tokens stay usable).
         return {};
+      default:
+        // A read it cannot answer fails the request rather than finding nothing.
+        throw new Error(`wire store: no canned answer for ${operation}`);
     }
   };
 
