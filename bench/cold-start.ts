@@ -24,6 +24,10 @@ export const WATCHED_PACKAGES = [
   'jose',
   '@aws-sdk/client-s3',
   '@aws-lambda-powertools/logger',
+  'mysql2',
+  'nodemailer',
+  '@simplewebauthn/server',
+  'otpauth',
 ] as const;
 
 export interface BundleFigure {
@@ -226,11 +230,35 @@ function checksFor(figures: BundleFigure[]): ImportCheck[] {
     'bcryptjs',
     'sharp',
   ]);
-  // Only functions that touch the logo bucket may carry the S3 client or sharp.
+  // The lookups a PEP proxy calls on every request carry no account or import machinery.
+  for (const [method, path] of [
+    ['GET', '/user'],
+    ['GET', '/users/{id}'],
+    ['GET', '/applications.json'],
+    ['POST', '/oauth2/token'],
+  ] as const) {
+    rule(`${method} ${path} carries no mail, WebAuthn or TOTP code`, fnFor(method, path), [
+      'nodemailer',
+      '@simplewebauthn/server',
+      'otpauth',
+    ]);
+  }
   for (const figure of figures) {
     const fnRoutes = routes.filter((r) => r.fn === figure.fn);
-    if (fnRoutes.length > 0 && fnRoutes.every((r) => r.logos === 'none')) {
+    if (fnRoutes.length === 0) continue;
+    // Only functions that touch the logo bucket may carry the S3 client or sharp.
+    if (fnRoutes.every((r) => r.logos === 'none')) {
       rule('no logo access, so no sharp and no S3 client', figure.fn, ['sharp', '@aws-sdk/client-s3']);
+    }
+    // The Keyrock import reads MySQL from the CLI (`idm import keyrock`); no function does.
+    rule('no function carries the MySQL driver', figure.fn, ['mysql2']);
+    // JWTs are signed and verified on the OAuth / OpenID endpoints and read by GET /user only.
+    if (
+      !fnRoutes.some(
+        (r) => r.path.startsWith('/oauth2/') || r.path.startsWith('/.well-known/') || r.path === '/user',
+      )
+    ) {
+      rule('not an OAuth, OpenID or /user function, so no jose', figure.fn, ['jose']);
     }
   }
   return checks;

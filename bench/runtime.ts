@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { startTs, stopChild } from './children.js';
 import { LoadCheck, type LoadOutcome } from './load-check.js';
-import type { ServerInfo } from './server.js';
+import type { ServerInfo, ServerLoad } from './server.js';
 import { type Workload, workloads } from './workloads.js';
 
 export interface LoadFigure {
@@ -26,6 +26,11 @@ export interface LoadFigure {
   /** The one status every answer had (checked), and how many answers were checked. */
   status: number;
   answers: number;
+  /**
+   * The server process's CPU time per request it completed in the run (its tail of requests
+   * whose clients had gone included, up to the drain), in microseconds.
+   */
+  serviceCpuMicrosPerRequest: number;
 }
 
 export interface RuntimeResult {
@@ -42,21 +47,37 @@ type Autocannon = (
   done: (error: Error | null, result: autocannon.Result & LoadOutcome) => void,
 ) => { stop(): void };
 
+const load = (info: ServerInfo): Promise<ServerLoad> =>
+  fetch(info.inFlightUrl).then((r) => r.json() as Promise<ServerLoad>);
+
 /**
  * Waits until the server has worked off what the last run left (autocannon stops sending at the
  * deadline, but the server finishes every request it took: the password grant leaves seconds of
  * bcrypt work on its one event loop), so that one workload's tail never lands in the next one's
- * figures: the server's in-flight count must read 0 twice, 50 ms apart.
+ * figures: the server's in-flight count must read 0 twice, 50 ms apart. Returns the last reading.
  */
-async function drain(info: ServerInfo): Promise<void> {
+async function drain(info: ServerInfo): Promise<ServerLoad> {
   const deadline = Date.now() + 60_000;
   let idle = 0;
-  while (idle < 2) {
+  let last: ServerLoad;
+  do {
     if (Date.now() > deadline) throw new Error('the bench server was still busy 60 s after a load run');
-    const inFlight = await fetch(info.inFlightUrl).then((r) => r.text());
-    idle = inFlight === '0' ? idle + 1 : 0;
-    await sleep(50);
-  }
+    last = await load(info);
+    idle = last.inFlight === 0 ? idle + 1 : 0;
+    if (idle < 2) await sleep(50);
+  } while (idle < 2);
+  return last;
+}
+
+/**
+ * The server's CPU per request between two readings. The readings themselves are requests to
+ * the same process (a few hundred microseconds each over the run); they are not subtracted, so
+ * the figure errs high, never low.
+ */
+function cpuPerRequest(before: ServerLoad, after: ServerLoad): number {
+  const requests = after.completed - before.completed;
+  if (requests <= 0) throw new Error('the bench server completed no request in a load run');
+  return (after.cpuMicros - before.cpuMicros) / requests;
 }
 
 /** One load run; every answer goes through `check`, which stops the run at a wrong one. */
@@ -104,10 +125,11 @@ export async function runtimeSection(options: {
   log: (line: string) => void;
   tmp: string;
 }): Promise<RuntimeResult> {
-  const levels = [1, 10, 50];
+  // A quick run lasts 1 s per level: too short for 50 queued bcrypt comparisons to finish.
+  const levels = options.quick ? [1, 10] : [1, 10, 50];
   const seconds = options.quick ? 1 : 5;
   // Enough single-use codes and refresh tokens for the fastest level to never run out.
-  const singleUse = options.quick ? 300 : 2500;
+  const singleUse = options.quick ? 800 : 2500;
   const out = join(options.tmp, 'server.json');
   const child = startTs('bench/server.ts', {
     ...options.env,
@@ -128,11 +150,13 @@ export async function runtimeSection(options: {
     for (const w of workloads(info)) {
       // Warm the route's handler (module load, SDK connection pool) outside the measurement.
       answersChecked += (await loadRun(info.url, w, info, 2, 1)).check.answers;
-      await drain(info);
+      let before = await drain(info);
       for (const connections of levels) {
         const r = await loadRun(info.url, w, info, connections, seconds);
         answersChecked += r.check.answers;
-        await drain(info);
+        const after = await drain(info);
+        const serviceCpu = cpuPerRequest(before, after);
+        before = after;
         figures.push({
           id: w.id,
           label: w.label,
@@ -144,9 +168,10 @@ export async function runtimeSection(options: {
           p99Ms: r.latency.p99,
           status: w.expect.status,
           answers: r.check.answers,
+          serviceCpuMicrosPerRequest: serviceCpu,
         });
         options.log(
-          `${w.id} @${connections}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.check.answers} answers, all ${w.expect.status}`,
+          `${w.id} @${connections}: ${r.requests.average.toFixed(0)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${r.check.answers} answers, all ${w.expect.status}, service CPU ${(serviceCpu / 1000).toFixed(2)} ms/request`,
         );
       }
     }

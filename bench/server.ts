@@ -20,7 +20,7 @@ export interface ServerInfo {
   /** The id of the token's user (the one in one organization), for the answer checks. */
   userId: number;
   decisionQuery: string;
-  /** Answers how many requests the server is still working on (see `countInFlight`). */
+  /** Answers the server's load counters and CPU time (`ServerLoad`, see `countInFlight`). */
   inFlightUrl: string;
   codes: string[];
   refreshTokens: string[];
@@ -40,25 +40,46 @@ async function many(count: number, make: () => Promise<string>, concurrency = 16
   return out;
 }
 
+/** What the bench server's second port answers (bench/runtime.ts reads it around each run). */
+export interface ServerLoad {
+  /** Requests taken whose response has not ended yet. */
+  inFlight: number;
+  /** Requests whose response has ended, since the process started. */
+  completed: number;
+  /** This process's CPU time (user + system, so the garbage collector too), microseconds. */
+  cpuMicros: number;
+}
+
 /**
  * Counts requests until their handler ends the response, including those whose client has gone:
  * autocannon drops its connections at the deadline, but the server keeps working (the password
  * grant's queued bcrypt comparisons, seconds of them), and that work must not land in the next
- * run's figures. A second server on its own port reports the count.
+ * run's figures. A second server on its own port reports the counts and the process's CPU time,
+ * so the service's CPU per request is read where it is spent (not from wall time, which also
+ * counts DynamoDB Local and the load generator on the same cores).
  */
 async function countInFlight(server: Server): Promise<string> {
   let inFlight = 0;
+  let completed = 0;
   server.prependListener('request', (_request, response) => {
     inFlight++;
     const end = response.end.bind(response);
     let ended = false;
     response.end = ((...args: Parameters<typeof end>) => {
-      if (!ended) inFlight--;
+      if (!ended) {
+        inFlight--;
+        completed++;
+      }
       ended = true;
       return end(...args);
     }) as typeof response.end;
   });
-  const counter = createServer((_request, response) => response.end(String(inFlight)));
+  const counter = createServer((_request, response) => {
+    const cpu = process.cpuUsage();
+    const load: ServerLoad = { inFlight, completed, cpuMicros: cpu.user + cpu.system };
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(load));
+  });
   await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
   const address = counter.address();
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
