@@ -24,6 +24,11 @@ export interface Config {
   readonly apiTokenTtl: number;
   /** Whether session cookies carry `Secure` (off only for plain-HTTP localhost). */
   readonly secureCookies: boolean;
+  /**
+   * Keyrock's `password_encryption.key` (its IDM_ENCRYPTION_KEY), for password hashes moved from
+   * Keyrock without a salt; Keyrock's own default when unset.
+   */
+  readonly keyrockEncryptionKey: string;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -59,6 +64,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Keyrock's config.api.token_lifetime defaults to one hour as well.
     apiTokenTtl: int(env, 'IDM_API_TOKEN_TTL', 3600, 60, 86_400),
     secureCookies: env.IDM_INSECURE_COOKIES !== 'true',
+    keyrockEncryptionKey: env.IDM_ENCRYPTION_KEY || 'nodejs_idm',
   });
 }
 

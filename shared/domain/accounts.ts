@@ -1,8 +1,16 @@
 import bcrypt from 'bcryptjs';
+import { config } from '../config.js';
 import { AppError, tooMany, unauthorized } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { clearFailures, isLocked, recordFailure } from '../store/guard.js';
-import { type Credentials, createUser, getCredentials, type User } from '../store/users.js';
+import {
+  type Credentials,
+  createUser,
+  getCredentials,
+  replacePasswordHash,
+  type User,
+} from '../store/users.js';
+import { matchPassword } from './passwords.js';
 import * as v from './validate.js';
 
 export interface SignUp {
@@ -82,12 +90,19 @@ export async function verifyPassword(
   const email = emailInput.trim().toLowerCase();
   const { login, guard } = credentials ?? (email ? await getCredentials(db, email) : {});
   if (isLocked(guard)) return { ok: false, reason: 'locked' };
-  const ok = (await bcrypt.compare(password, login?.passwordHash ?? DUMMY_HASH)) && !!login;
-  if (!ok) {
+  const stored = login?.passwordHash ?? DUMMY_HASH;
+  const match = await matchPassword(password, stored, config().keyrockEncryptionKey);
+  if (!match.ok || !login) {
     if (email) await recordFailure(db, email);
     return { ok: false, reason: 'invalid' };
   }
-  if (guard && guard.failures > 0) await clearFailures(db, email);
+  await Promise.all([
+    guard && guard.failures > 0 ? clearFailures(db, email) : undefined,
+    // A hash moved from Keyrock becomes bcrypt once the password is known (docs/decisions.md).
+    match.upgrade
+      ? replacePasswordHash(db, email, stored, await bcrypt.hash(password, config().bcryptCost))
+      : undefined,
+  ]);
   return { ok: true, userId: login.userId };
 }
 

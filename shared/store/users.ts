@@ -176,6 +176,26 @@ export function credentialsFrom(items: Item[], email: string): Credentials {
   };
 }
 
+/**
+ * Replaces a login's password hash, if it is still the one the caller checked (a concurrent
+ * password change wins): how a hash moved from Keyrock becomes bcrypt on the first sign-in.
+ */
+export async function replacePasswordHash(db: Db, email: string, from: string, to: string): Promise<void> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: keys.login(email),
+        UpdateExpression: 'SET passwordHash = :to',
+        ConditionExpression: 'passwordHash = :from',
+        ExpressionAttributeValues: { ':from': from, ':to': to },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalFailure(error)) throw error;
+  }
+}
+
 /** The credentials of an email, in one BatchGetItem. */
 export async function getCredentials(db: Db, email: string): Promise<Credentials> {
   return credentialsFrom(await batchGet(db, credentialKeys(email)), email);

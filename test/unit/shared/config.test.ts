@@ -27,7 +27,12 @@ describe('readConfig', () => {
       sessionIdleTtl: 3600,
       apiTokenTtl: 3600,
       secureCookies: true,
+      keyrockEncryptionKey: 'nodejs_idm',
     });
+  });
+
+  it("reads Keyrock's password key under Keyrock's own variable name", () => {
+    expect(readConfig({ ...TABLE, IDM_ENCRYPTION_KEY: 'k3y' }).keyrockEncryptionKey).toBe('k3y');
   });
 
   it('returns a frozen object', () => {
