@@ -17,6 +17,7 @@ import { AppError } from '../shared/errors.js';
 import type { Db } from '../shared/store/db.js';
 import { rebuildSummaries } from '../shared/store/migrate.js';
 import { type FlagSpecs, type Flags, parseFlags, UsageError } from './args.js';
+import { importKeyrock } from './keyrock-import.js';
 import { eventFor, invoke, routeOf } from './invoke.js';
 import { openTarget } from './target.js';
 
@@ -59,6 +60,13 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
         admin: user.admin === true,
       };
     },
+  }),
+
+  // Moving from Keyrock: its MySQL database into this table (cli/keyrock-import.ts).
+  'import keyrock': command({
+    usage: 'import keyrock --from mysql://user:pass@host:3306/idm [--dry-run]',
+    flags: { from: { kind: 'string', required: true }, 'dry-run': { kind: 'bool' } },
+    run: (db, f) => importKeyrock(db, { from: f.from, dryRun: f['dry-run'] === true }),
   }),
 
   // An administrator manages every user through Keyrock's /v1 API; only this CLI grants it.

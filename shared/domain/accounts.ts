@@ -59,7 +59,7 @@ export async function registerUser(db: Db, input: SignUp, bcryptCost: number): P
   }
 }
 
-function derivedNick(localPart: string): string {
+export function derivedNick(localPart: string): string {
   const cleaned = localPart.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 32);
   return /^[A-Za-z0-9][A-Za-z0-9._-]{1,31}$/.test(cleaned)
     ? cleaned

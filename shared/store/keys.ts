@@ -33,6 +33,8 @@
  *                                                            BatchGetItem  APITOKEN#<sha256>/APITOKEN + USER#<id>/PROFILE
  * 21. A page of users for an administrator (/v1/users): ids drawn from the counter, so a page is
  *     the profiles of an id range, never a Scan              BatchGetItem  COUNTER/IDS + USER#<from..to>/PROFILE
+ * 22. Gatehouse id of a record imported from Keyrock, by its Keyrock id
+ *                                                            BatchGetItem  KEYROCK#<kind>#<uuid>/ALIAS
  */
 
 export const GSI1 = 'GSI1';
@@ -126,7 +128,18 @@ export const keys = {
   guard: (email: string): Key => ({ PK: `GUARD#${email.toLowerCase()}`, SK: 'GUARD' }),
   /** A Keyrock API token (POST /v1/auth/tokens), by the SHA-256 digest of its value. */
   apiToken: (digest: string): Key => ({ PK: `APITOKEN#${digest}`, SK: 'APITOKEN' }),
+  /**
+   * The Gatehouse record a Keyrock id (a UUID string) was imported as, written in the same
+   * transaction as the record: an import run twice finds it and writes nothing twice.
+   */
+  keyrockAlias: (kind: KeyrockKind, keyrockId: string): Key => ({
+    PK: `KEYROCK#${kind}#${keyrockId}`,
+    SK: 'ALIAS',
+  }),
 } as const;
+
+/** What `idm import keyrock` carries over with its Keyrock id. */
+export type KeyrockKind = 'user' | 'organization';
 
 /** Reads the integer id back from a key segment such as `ROLE#12`. */
 export function idFrom(sk: string, position = 1): number {

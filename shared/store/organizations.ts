@@ -1,6 +1,7 @@
 import { conflict, invalid, notFound } from '../errors.js';
 import type { MemberRole } from '../model.js';
 import { isoNow } from '../time.js';
+import { aliasPut } from './aliases.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import {
@@ -67,7 +68,7 @@ function membershipItem(org: Organization, userId: number, role: MemberRole) {
 /** The organization, its actor pointer, its first owner and the total, in one transaction. */
 export async function createOrganization(
   db: Db,
-  input: { name: string; description: string; ownerUserId: number },
+  input: { name: string; description: string; ownerUserId: number; keyrockId?: string | undefined },
 ): Promise<Organization> {
   const ids = await nextIds(db, { org: 1, actor: 1 });
   const org: Organization = {
@@ -102,10 +103,17 @@ export async function createOrganization(
       },
       { Put: { TableName: db.table, Item: membershipItem(org, input.ownerUserId, 'owner') } },
       statsAdd(db, 'organizations', 1),
+      // An organization moved from Keyrock claims its Keyrock id (pattern 22).
+      ...(input.keyrockId
+        ? [aliasPut(db, { kind: 'organization', keyrockId: input.keyrockId }, org.id)]
+        : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed && error.failedAt(0)) {
       throw notFound(`User ${input.ownerUserId} does not exist.`);
+    }
+    if (error instanceof TransactionFailed && error.failedAt(5)) {
+      throw conflict('This Keyrock organization was imported before.', 'keyrockId');
     }
     throw error;
   }

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '../errors.js';
 import { isoNow } from '../time.js';
+import { aliasPut } from './aliases.js';
 import type { Db } from './db.js';
 import { type GuardState, guardState } from './guard.js';
 import { type Key, keys } from './keys.js';
@@ -35,6 +36,8 @@ export interface User {
   website?: string;
   /** When the password was last set (Keyrock's `date_password`). */
   datePassword?: string;
+  /** Keyrock's id (a UUID) of a user moved by `idm import keyrock`. */
+  keyrockId?: string;
 }
 
 export interface Login {
@@ -50,6 +53,8 @@ export interface NewUser {
   admin?: boolean | undefined;
   description?: string | undefined;
   website?: string | undefined;
+  /** Keyrock's id of a user moved by `idm import keyrock` (kept with the profile, and claimed). */
+  keyrock?: { id: string; datePassword?: string | undefined } | undefined;
 }
 
 export function toUser(item: Item): User {
@@ -65,6 +70,7 @@ export function toUser(item: Item): User {
     description: (item.description as string | undefined) ?? '',
     website: (item.website as string | undefined) ?? '',
     datePassword: (item.datePassword as string | undefined) ?? createdAt,
+    ...(typeof item.keyrockId === 'string' ? { keyrockId: item.keyrockId } : {}),
   };
 }
 
@@ -85,7 +91,8 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
     admin: input.admin === true,
     description: input.description ?? '',
     website: input.website ?? '',
-    datePassword: now,
+    datePassword: input.keyrock?.datePassword ?? now,
+    ...(input.keyrock ? { keyrockId: input.keyrock.id } : {}),
   };
   const absent = 'attribute_not_exists(PK)';
   try {
@@ -124,11 +131,13 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
         },
       },
       statsAdd(db, 'users', 1),
+      ...(input.keyrock ? [aliasPut(db, { kind: 'user', keyrockId: input.keyrock.id }, user.id)] : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed) {
       if (error.failedAt(0)) throw conflict('A user with this email already exists.', 'email');
       if (error.failedAt(1)) throw conflict('This nickName is taken.', 'nickName');
+      if (error.failedAt(5)) throw conflict('This Keyrock user was imported before.', 'keyrockId');
     }
     throw error;
   }

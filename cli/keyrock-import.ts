@@ -1,0 +1,254 @@
+/**
+ * `idm import keyrock --from mysql://user:pass@host:3306/idm [--dry-run]`: moves a Keyrock 7/8
+ * database into Gatehouse's table, reading MySQL with `mysql2` (the maintained driver; the only
+ * place that imports it, so no function bundle carries it) and writing through the domain's
+ * import functions (shared/domain/keyrock-import.ts), which claim each Keyrock id in the
+ * record's own transaction: a second run, or a run started again after an interruption, writes
+ * only what is missing. Progress goes to stderr on a terminal; the summary is the command's JSON.
+ */
+import mysql from 'mysql2/promise';
+import {
+  alreadyImported,
+  importMembership,
+  importOrganization,
+  importUser,
+  type Outcome,
+} from '../shared/domain/keyrock-import.js';
+import {
+  membershipFromRow,
+  organizationFromRow,
+  selectAll,
+  TABLES,
+  type Table,
+  userFromRow,
+} from '../shared/keyrock/import-rows.js';
+import type { Db } from '../shared/store/db.js';
+
+/** A connection or schema problem: one line, exit 1, nothing written. */
+export class ImportSourceError extends Error {
+  override name = 'ImportSourceError';
+}
+
+interface Count {
+  read: number;
+  written: number;
+  skipped: number;
+}
+
+export interface ImportSummary {
+  source: string;
+  dryRun: boolean;
+  users: Count;
+  organizations: Count;
+  memberships: Count;
+  /** Every record not written, with why. */
+  skipped: { table: Table; id: string; reason: string }[];
+  /** Records written with a change (a description cut, a website left out). */
+  notes: { table: Table; id: string; note: string }[];
+  /** What a Keyrock database holds that is deliberately not carried over. */
+  notCarriedOver: string[];
+}
+
+/** The source without its password, for messages and the summary. */
+function describe(url: URL): string {
+  return `${url.protocol}//${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname}`;
+}
+
+function parseSource(from: string): URL {
+  let url: URL;
+  try {
+    url = new URL(from);
+  } catch {
+    throw new ImportSourceError('--from must be a URL such as mysql://user:pass@host:3306/idm.');
+  }
+  if (url.protocol !== 'mysql:' && url.protocol !== 'mariadb:') {
+    throw new ImportSourceError('--from must be a mysql:// URL.');
+  }
+  if (url.pathname.length <= 1) throw new ImportSourceError('--from must name the database (mysql://…/idm).');
+  return url;
+}
+
+async function connect(url: URL): Promise<mysql.Connection> {
+  try {
+    return await mysql.createConnection({
+      host: url.hostname,
+      port: url.port ? Number(url.port) : 3306,
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database: decodeURIComponent(url.pathname.slice(1)),
+      connectTimeout: 10_000,
+      // Keyrock's dates are local DATETIMEs written by a UTC process.
+      timezone: 'Z',
+    });
+  } catch (error) {
+    throw new ImportSourceError(`cannot read ${describe(url)}: ${(error as Error).message}`);
+  }
+}
+
+/** Every table and column the import reads must be there before anything is written. */
+async function checkSchema(conn: mysql.Connection, url: URL): Promise<void> {
+  const [rows] = await conn.query<mysql.RowDataPacket[]>(
+    'SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+  );
+  const have = new Set(rows.map((r) => `${r.t}.${r.c}`));
+  for (const [table, columns] of Object.entries(TABLES)) {
+    const missing = columns.filter((c) => !have.has(`${table}.${c}`));
+    if (missing.length > 0) {
+      throw new ImportSourceError(
+        `${describe(url)} is not a Keyrock 7/8 database: table ${table} lacks ${missing.join(', ')}.`,
+      );
+    }
+  }
+}
+
+async function readTable(conn: mysql.Connection, table: Table): Promise<Record<string, unknown>[]> {
+  const [rows] = await conn.query<mysql.RowDataPacket[]>(selectAll(table));
+  return rows;
+}
+
+/** One line per table on a terminal, rewritten in place; nothing when stderr is a file or pipe. */
+function progress(label: string, total: number) {
+  const tty = process.stderr.isTTY === true;
+  let done = 0;
+  const draw = () => {
+    if (!tty) return;
+    const width = 30;
+    const filled = total === 0 ? width : Math.round((done / total) * width);
+    process.stderr.write(
+      `\r${label.padEnd(14)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`,
+    );
+  };
+  draw();
+  return {
+    tick() {
+      done++;
+      if (done === total || done % 25 === 0) draw();
+    },
+    end() {
+      if (tty) process.stderr.write('\n');
+    },
+  };
+}
+
+export async function importKeyrock(
+  db: Db,
+  options: { from: string; dryRun: boolean },
+): Promise<ImportSummary> {
+  const url = parseSource(options.from);
+  const conn = await connect(url);
+  const summary: ImportSummary = {
+    source: describe(url),
+    dryRun: options.dryRun,
+    users: { read: 0, written: 0, skipped: 0 },
+    organizations: { read: 0, written: 0, skipped: 0 },
+    memberships: { read: 0, written: 0, skipped: 0 },
+    skipped: [],
+    notes: [],
+    notCarriedOver: [
+      'live access and refresh tokens and authorization codes: users sign in again',
+      'Keyrock API tokens (X-Auth-Token): clients ask POST /v1/auth/tokens again',
+    ],
+  };
+  const record = (table: Table, count: Count, id: string, outcome: Outcome) => {
+    if (outcome.written) {
+      count.written++;
+      for (const note of outcome.notes ?? []) summary.notes.push({ table, id, note });
+    } else {
+      count.skipped++;
+      summary.skipped.push({ table, id, reason: outcome.reason });
+    }
+  };
+  try {
+    try {
+      await checkSchema(conn, url);
+    } catch (error) {
+      if (error instanceof ImportSourceError) throw error;
+      throw new ImportSourceError(`cannot read ${describe(url)}: ${(error as Error).message}`);
+    }
+    const [userRows, orgRows, memberRows] = await Promise.all([
+      readTable(conn, 'user'),
+      readTable(conn, 'organization'),
+      readTable(conn, 'user_organization'),
+    ]);
+
+    // Users: those imported by an earlier run are found by their Keyrock ids, and kept.
+    const users = await alreadyImported(
+      db,
+      'user',
+      userRows.map((r) => String(r.id)),
+    );
+    const bar = progress('users', userRows.length);
+    for (const row of userRows) {
+      summary.users.read++;
+      const id = String(row.id);
+      const mapped = userFromRow(row);
+      const done = users.get(id);
+      const outcome: Outcome = !mapped.ok
+        ? { written: false, reason: mapped.reason }
+        : done !== undefined
+          ? { written: false, reason: 'imported before', id: done }
+          : await importUser(db, mapped.value, options.dryRun);
+      if (outcome.written) users.set(id, outcome.id);
+      record('user', summary.users, id, outcome);
+      bar.tick();
+    }
+    bar.end();
+
+    // Organizations, each created with an owner that was imported (Keyrock's owners first).
+    const memberships = memberRows.map(membershipFromRow);
+    const ownersOf = new Map<string, string[]>();
+    for (const m of memberships) {
+      if (!m.ok || m.value.role !== 'owner') continue;
+      ownersOf.set(m.value.organizationId, [...(ownersOf.get(m.value.organizationId) ?? []), m.value.userId]);
+    }
+    const orgs = await alreadyImported(
+      db,
+      'organization',
+      orgRows.map((r) => String(r.id)),
+    );
+    const orgBar = progress('organizations', orgRows.length);
+    for (const row of orgRows) {
+      summary.organizations.read++;
+      const id = String(row.id);
+      const mapped = organizationFromRow(row, ownersOf.get(id) ?? []);
+      const done = orgs.get(id);
+      const outcome: Outcome = !mapped.ok
+        ? { written: false, reason: mapped.reason }
+        : done !== undefined
+          ? { written: false, reason: 'imported before', id: done }
+          : await importOrganization(db, mapped.value, users, options.dryRun);
+      if (outcome.written) orgs.set(id, outcome.id);
+      record('organization', summary.organizations, id, outcome);
+      orgBar.tick();
+    }
+    orgBar.end();
+
+    // Memberships, owners first so no organization is ever left without one.
+    const ordered = memberRows
+      .map((row, i) => ({ row, m: memberships[i]! }))
+      .sort(
+        (a, b) => Number(b.m.ok && b.m.value.role === 'owner') - Number(a.m.ok && a.m.value.role === 'owner'),
+      );
+    const memberBar = progress('memberships', ordered.length);
+    for (const { row, m } of ordered) {
+      summary.memberships.read++;
+      const id = `${String(row.organization_id)}/${String(row.user_id)}`;
+      let outcome: Outcome;
+      if (!m.ok) outcome = { written: false, reason: m.reason };
+      else {
+        const orgId = orgs.get(m.value.organizationId);
+        const userId = users.get(m.value.userId);
+        if (orgId === undefined) outcome = { written: false, reason: 'organization not imported' };
+        else if (userId === undefined) outcome = { written: false, reason: 'user not imported' };
+        else if (options.dryRun && orgId === 0) outcome = { written: true, id: 0 };
+        else outcome = await importMembership(db, orgId, userId, m.value.role, options.dryRun);
+      }
+      record('user_organization', summary.memberships, id, outcome);
+      memberBar.tick();
+    }
+    memberBar.end();
+    return summary;
+  } finally {
+    await conn.end().catch(() => undefined);
+  }
+}
