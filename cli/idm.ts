@@ -17,8 +17,8 @@ import { AppError } from '../shared/errors.js';
 import type { Db } from '../shared/store/db.js';
 import { rebuildSummaries } from '../shared/store/migrate.js';
 import { type FlagSpecs, type Flags, parseFlags, UsageError } from './args.js';
-import { importKeyrock } from './keyrock-import.js';
 import { eventFor, invoke, routeOf } from './invoke.js';
+import { importKeyrock } from './keyrock-import.js';
 import { openTarget } from './target.js';
 
 interface Command<S extends FlagSpecs> {
