@@ -2,6 +2,7 @@
  * The layers of Gatehouse, as forbidden imports (`npm run lint:deps`):
  *
  *   functions/ → shared/http/ → shared/oauth/ → shared/domain/ → shared/store/
+ *                             ↘ shared/oidc/  ↗  (OpenID Connect: same layer and rules as oauth)
  *                             ↘ shared/keyrock/ (Keyrock's /v1 wire formats) ↗
  *
  * A layer imports only the layers to its right, and every layer may import the root modules of
@@ -18,14 +19,14 @@ module.exports = {
       comment: 'shared/store is the bottom layer: it may not import shared/domain, oauth, http or functions.',
       severity: 'error',
       from: { path: '^shared/store/' },
-      to: { path: '^(shared/(domain|oauth|http|keyrock)|functions)/' },
+      to: { path: '^(shared/(domain|oauth|oidc|http|keyrock)|functions)/' },
     },
     {
       name: 'domain-imports-upper-layer',
-      comment: 'shared/domain holds the rules: it may not import shared/oauth, shared/http or functions.',
+      comment: 'shared/domain holds the rules: it may not import shared/oauth, oidc, http or functions.',
       severity: 'error',
       from: { path: '^shared/domain/' },
-      to: { path: '^(shared/(oauth|http|keyrock)|functions)/' },
+      to: { path: '^(shared/(oauth|oidc|http|keyrock)|functions)/' },
     },
     {
       name: 'oauth-imports-upper-layer',
@@ -35,12 +36,20 @@ module.exports = {
       to: { path: '^(shared/(http|keyrock)|functions)/' },
     },
     {
+      name: 'oidc-imports-upper-layer',
+      comment:
+        'shared/oidc (OpenID Connect) sits beside shared/oauth: it may not import shared/http or functions.',
+      severity: 'error',
+      from: { path: '^shared/oidc/' },
+      to: { path: '^(shared/(http|keyrock)|functions)/' },
+    },
+    {
       name: 'keyrock-imports-upper-layer',
       comment:
         "shared/keyrock holds Keyrock's wire formats (parsing and shapes): shared/http and functions use it, it uses neither (nor shared/oauth).",
       severity: 'error',
       from: { path: '^shared/keyrock/' },
-      to: { path: '^(shared/(oauth|http)|functions)/' },
+      to: { path: '^(shared/(oauth|oidc|http)|functions)/' },
     },
     {
       name: 'keyrock-reads-store',
@@ -70,7 +79,7 @@ module.exports = {
         'The root modules of shared/ (errors, config, crypto, log, routes, model) are below every layer.',
       severity: 'error',
       from: { path: '^shared/[^/]+\\.ts$' },
-      to: { path: '^shared/(store|domain|oauth|http|keyrock)/' },
+      to: { path: '^shared/(store|domain|oauth|oidc|http|keyrock)/' },
     },
     {
       name: 'no-circular',

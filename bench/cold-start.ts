@@ -252,13 +252,11 @@ function checksFor(figures: BundleFigure[]): ImportCheck[] {
     }
     // The Keyrock import reads MySQL from the CLI (`idm import keyrock`); no function does.
     rule('no function carries the MySQL driver', figure.fn, ['mysql2']);
-    // JWTs are signed and verified on the OAuth / OpenID endpoints and read by GET /user only.
-    if (
-      !fnRoutes.some(
-        (r) => r.path.startsWith('/oauth2/') || r.path.startsWith('/.well-known/') || r.path === '/user',
-      )
-    ) {
-      rule('not an OAuth, OpenID or /user function, so no jose', figure.fn, ['jose']);
+    // JWTs are signed on the OAuth / OpenID endpoints and verified where a bearer token is read.
+    const needsJose = (r: Route) =>
+      r.path.startsWith('/oauth2/') || r.path.startsWith('/.well-known/') || r.auth === 'bearer';
+    if (!fnRoutes.some(needsJose)) {
+      rule('not an OAuth, OpenID or bearer-token function, so no jose', figure.fn, ['jose']);
     }
   }
   return checks;

@@ -5,6 +5,7 @@
  * Where it acts: see cli/target.ts.
  */
 import { StartupError } from '../local/emulators.js';
+import { LOCAL } from '../local/runtime.js';
 import { config } from '../shared/config.js';
 import { registerUser } from '../shared/domain/accounts.js';
 import { registerApplication } from '../shared/domain/applications.js';
@@ -14,6 +15,8 @@ import { addGrantee, userOwner } from '../shared/domain/portal-views.js';
 import { setAdministrator } from '../shared/domain/user-admin.js';
 import { applicationFields, memberRole } from '../shared/domain/validate.js';
 import { AppError } from '../shared/errors.js';
+import { SIGNING_ALGS, type SigningAlg } from '../shared/model.js';
+import { listKeys, rotateKeys } from '../shared/oidc/keys.js';
 import type { Db } from '../shared/store/db.js';
 import { rebuildSummaries } from '../shared/store/migrate.js';
 import { type FlagSpecs, type Flags, parseFlags, UsageError } from './args.js';
@@ -29,8 +32,17 @@ interface Command<S extends FlagSpecs> {
   fields?: Record<string, string>;
   /** Whether the command may touch the logo bucket (only `invoke` of a route that does). */
   needsS3?: (args: string[]) => boolean;
+  /** `false`: the command does not touch the table, so none is opened (no DynamoDB Local start). */
+  table?: false;
   run(db: Db, flags: Flags<S>, args: string[]): Promise<unknown>;
 }
+
+/** What a command that opens no table gets instead of one: any use is a programming error. */
+const NO_TABLE = new Proxy({} as Db, {
+  get() {
+    throw new Error('This command opened no table.');
+  },
+});
 
 const command = <S extends FlagSpecs>(c: Command<S>) => c as unknown as Command<FlagSpecs>;
 
@@ -81,7 +93,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
 
   'app create': command({
     usage:
-      'app create --owner <userId> --name N --description D --url U --callback C [--grant-types authorization_code,implicit,password,client_credentials,refresh_token]',
+      'app create --owner <userId> --name N --description D --url U --callback C [--grant-types authorization_code,implicit,password,client_credentials,refresh_token] [--access-token-format opaque|jwt]',
     flags: {
       owner: { kind: 'id', required: true },
       name: { kind: 'string', required: true },
@@ -89,8 +101,9 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
       url: { kind: 'string', required: true },
       callback: { kind: 'string', required: true },
       'grant-types': { kind: 'string' },
+      'access-token-format': { kind: 'string' },
     },
-    fields: { callbackUrl: 'callback', grantTypes: 'grant-types' },
+    fields: { callbackUrl: 'callback', grantTypes: 'grant-types', accessTokenFormat: 'access-token-format' },
     async run(db, f) {
       const input = {
         name: f.name,
@@ -98,6 +111,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
         url: f.url,
         callbackUrl: f.callback,
         grantTypes: f['grant-types'],
+        accessTokenFormat: f['access-token-format'],
       };
       applicationFields(input); // bad input is reported before any read or write
       // The store gives the owner the Provider role in the same transaction.
@@ -110,6 +124,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
         description: app.description,
         url: app.url,
         callbackUrl: app.callbackUrl,
+        accessTokenFormat: app.accessTokenFormat,
         roles: roles.map((r) => ({ id: r.id, name: r.name })),
       };
     },
@@ -218,6 +233,30 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
     },
   }),
 
+  // The signing keys of ID tokens (docs/operations.md): in IDM_SIGNING_KEYS_SECRET (AWS Secrets
+  // Manager) when set, else in DATA_DIR/signing-keys.json.
+  'keys rotate': command({
+    usage: 'keys rotate [--alg RS256|ES256]',
+    flags: { alg: { kind: 'string' } },
+    table: false,
+    async run(_db, f) {
+      const alg = f.alg ?? SIGNING_ALGS[0];
+      if (!(SIGNING_ALGS as readonly string[]).includes(alg)) {
+        throw new UsageError(`--alg must be one of ${SIGNING_ALGS.join(', ')}.`);
+      }
+      return { keys: await rotateKeys(alg as SigningAlg) };
+    },
+  }),
+
+  'keys list': command({
+    usage: 'keys list',
+    flags: {},
+    table: false,
+    async run() {
+      return { keys: await listKeys() };
+    },
+  }),
+
   invoke: command({
     usage:
       "invoke <function> [--event event.json] [--method M --path P --query q=1 --header 'K: V' --body B]",
@@ -290,6 +329,11 @@ export async function run(argv: string[]): Promise<Outcome> {
   try {
     if (found.rest.includes('--help')) return { code: 0, stdout: `Usage: npx idm ${cmd.usage}\n` };
     const { flags, args } = parseFlags(found.name, found.rest, cmd.flags, cmd.positionals ?? 0);
+    if (cmd.table === false) {
+      // The configuration insists on a table name; a command that opens no table does not use it.
+      process.env.IDM_TABLE_NAME ||= LOCAL.table;
+      return { code: 0, stdout: `${JSON.stringify(await cmd.run(NO_TABLE, flags, args))}\n` };
+    }
     const target = await openTarget({ needS3: cmd.needsS3?.(args) ?? false });
     close = target.close;
     try {

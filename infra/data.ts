@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../shared/store/table.js';
 
@@ -23,6 +24,8 @@ export class GatehouseData extends Construct {
   readonly accessLogs: Bucket;
   readonly logoBucket: Bucket;
   readonly portalBucket: Bucket;
+  /** The OpenID Connect signing key set (shared/oidc/keys.ts), written by `npx idm keys rotate`. */
+  readonly signingKeys: Secret;
 
   constructor(scope: Construct, id: string, props: GatehouseDataProps) {
     super(scope, id);
@@ -66,6 +69,20 @@ export class GatehouseData extends Construct {
     });
     this.logoBucket = this.privateBucket('Logos', 's3/logos/', removalPolicy);
     this.portalBucket = this.privateBucket('Portal', 's3/portal/', removalPolicy);
+
+    // CloudFormation cannot create an empty secret: it starts with a random placeholder, which
+    // reads as "no key yet" until `npx idm keys rotate` writes the first key (docs/operations.md).
+    this.signingKeys = new Secret(stack, 'SigningKeys', {
+      description:
+        'Gatehouse OpenID Connect signing keys (JWK set with private keys); see docs/operations.md',
+      generateSecretString: { excludePunctuation: true, passwordLength: 32 },
+      removalPolicy,
+    });
+    Validations.of(this.signingKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Signing keys rotate with `npx idm keys rotate`, which publishes the new key before it signs and keeps the old one published while its tokens live; a Secrets Manager rotation function cannot keep that overlap.',
+    });
   }
 
   /** Public access blocked, SSE-S3, TLS 1.2+ only, no ACLs, server access logs kept. */

@@ -5,6 +5,7 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Route } from '../shared/routes.js';
 import { TABLE_SCHEMA } from '../shared/store/table.js';
 
@@ -30,8 +31,23 @@ export const LOGO_ACTIONS = {
 } as const;
 export const LOGO_PREFIX = 'logos/';
 
+/**
+ * The signing key set: this one secret's current value, and writing its first version (the
+ * first function that needs a key makes it; shared/store/signing-keys.ts). Rotation is the
+ * operator's `idm keys rotate`, not a function's.
+ */
+export const SIGNING_KEY_ACTIONS = [
+  'secretsmanager:GetSecretValue',
+  'secretsmanager:PutSecretValue',
+] as const;
+
 /** The IAM statements a route's function gets, straight from its route-table entry. */
-export function routeStatements(route: Route, table: ITable, logoBucket: IBucket): PolicyStatement[] {
+export function routeStatements(
+  route: Route,
+  table: ITable,
+  logoBucket: IBucket,
+  signingKeys?: ISecret,
+): PolicyStatement[] {
   const statements: PolicyStatement[] = [];
   if (route.table !== 'none') {
     statements.push(
@@ -52,6 +68,17 @@ export function routeStatements(route: Route, table: ITable, logoBucket: IBucket
         effect: Effect.ALLOW,
         actions: [...LOGO_ACTIONS[route.logos]],
         resources: [logoBucket.arnForObjects(`${LOGO_PREFIX}*`)],
+      }),
+    );
+  }
+  if (route.signingKeys === 'read') {
+    if (!signingKeys)
+      throw new Error(`Route ${route.method} ${route.path} reads signing keys: pass the secret.`);
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...SIGNING_KEY_ACTIONS],
+        resources: [signingKeys.secretArn],
       }),
     );
   }

@@ -7,6 +7,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Config } from '../shared/config.js';
 import type { Route } from '../shared/routes.js';
@@ -52,6 +53,8 @@ export interface RouteFunctionsProps {
   readonly projectRoot: string;
   readonly table: ITable;
   readonly logoBucket: IBucket;
+  /** The signing key set: readable (and named in the environment) only where the route says so. */
+  readonly signingKeys: ISecret;
   readonly environment: FunctionSettings;
   readonly logRetention: RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
@@ -83,7 +86,7 @@ export class RouteFunctions extends Construct {
       });
       // Instead of AWSLambdaBasicExecutionRole (any log group): only this function's own.
       logGroup.grantWrite(role);
-      for (const statement of routeStatements(route, props.table, props.logoBucket)) {
+      for (const statement of routeStatements(route, props.table, props.logoBucket, props.signingKeys)) {
         role.addToPrincipalPolicy(statement);
       }
       if (route.logos !== 'none') {
@@ -107,7 +110,10 @@ export class RouteFunctions extends Construct {
         role,
         logGroup,
         description: `${route.method} ${route.path}`,
-        environment: lambdaEnvironment(props.environment),
+        environment: {
+          ...lambdaEnvironment(props.environment),
+          ...(route.signingKeys ? { IDM_SIGNING_KEYS_SECRET: props.signingKeys.secretArn } : {}),
+        },
         bundling: {
           // One definition with the benchmark (infra/bundling.ts): minified ESM, source maps,
           // the createRequire banner for CommonJS dependencies, the AWS SDK bundled.
@@ -155,7 +161,8 @@ export function uniqueFunctions(routes: readonly Route[]): Map<string, Route> {
       seen.logos !== route.logos ||
       seen.memory !== route.memory ||
       seen.timeoutSeconds !== route.timeoutSeconds ||
-      seen.x86 !== route.x86
+      seen.x86 !== route.x86 ||
+      seen.signingKeys !== route.signingKeys
     ) {
       throw new Error(
         `Routes ${seen.method} ${seen.path} and ${route.method} ${route.path} share function ${route.fn} but differ in access or sizing.`,

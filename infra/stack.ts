@@ -68,6 +68,7 @@ export class GatehouseStack extends Stack {
       projectRoot: props.projectRoot,
       table: data.table,
       logoBucket: data.logoBucket,
+      signingKeys: data.signingKeys,
       environment: {
         tableName: data.table.tableName,
         logoBucket: data.logoBucket.bucketName,
@@ -102,6 +103,10 @@ export class GatehouseStack extends Stack {
     new CfnOutput(this, 'LogoBucketName', {
       value: data.logoBucket.bucketName,
       description: 'IDM_LOGO_BUCKET',
+    });
+    new CfnOutput(this, 'SigningKeysSecretArn', {
+      value: data.signingKeys.secretArn,
+      description: 'IDM_SIGNING_KEYS_SECRET for `npx idm keys rotate` against this deployment',
     });
   }
 }

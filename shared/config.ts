@@ -1,3 +1,5 @@
+import { join, resolve } from 'node:path';
+
 /**
  * The service's configuration, read once per process (a Lambda cold start) from the environment
  * into a frozen, typed object. A missing or malformed value fails fast with a sentence that names
@@ -29,6 +31,13 @@ export interface Config {
    * Keyrock without a salt; Keyrock's own default when unset.
    */
   readonly keyrockEncryptionKey: string;
+  /**
+   * Where the signing keys (ID tokens, JWT access tokens) live: the AWS Secrets Manager secret
+   * (name or ARN) when set, as in AWS; otherwise the JSON file `signingKeysFile` (local runs).
+   */
+  readonly signingKeysSecret: string | undefined;
+  /** Default DATA_DIR/signing-keys.json, next to the local run's DynamoDB files. */
+  readonly signingKeysFile: string;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -65,6 +74,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiTokenTtl: int(env, 'IDM_API_TOKEN_TTL', 3600, 60, 86_400),
     secureCookies: env.IDM_INSECURE_COOKIES !== 'true',
     keyrockEncryptionKey: env.IDM_ENCRYPTION_KEY || 'nodejs_idm',
+    signingKeysSecret: env.IDM_SIGNING_KEYS_SECRET || undefined,
+    signingKeysFile: env.IDM_SIGNING_KEYS_FILE || join(resolve(env.DATA_DIR ?? '.data'), 'signing-keys.json'),
   });
 }
 

@@ -100,6 +100,13 @@ export const invalidToken = oauth('unauthorized', 'invalid_token', 401, {
   'www-authenticate': `Bearer realm="${REALM}", error="invalid_token"`,
 });
 
+/** RFC 6750 §3.1: the token is valid but its scope does not cover the request (403). */
+export const insufficientScope = (scope: string, description: string) =>
+  new AppError('forbidden', description, {
+    code: 'insufficient_scope',
+    headers: { 'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
+  });
+
 /** RFC 6750 §3.1: a malformed resource request, e.g. the token sent two ways at once. */
 export const invalidBearerRequest = oauth('validation', 'invalid_request', 400, {
   'www-authenticate': `Bearer realm="${REALM}", error="invalid_request"`,

@@ -14,6 +14,27 @@ export const GRANT_TYPES = [
 ] as const;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
+/**
+ * How an application's access tokens look (a per-application setting): `opaque` random values
+ * (the default, Keyrock's own) or `jwt`, RFC 9068 JWT access tokens signed with the OIDC keys.
+ */
+export const ACCESS_TOKEN_FORMATS = ['opaque', 'jwt'] as const;
+export type AccessTokenFormat = (typeof ACCESS_TOKEN_FORMATS)[number];
+
+/**
+ * The authorization endpoint's response types: RFC 6749 §3.1.1 `code` and `token`, and OpenID
+ * Connect's implicit flow (OIDC Core §3.2.2.1) `id_token` and `id_token token`.
+ */
+export const RESPONSE_TYPES = ['code', 'token', 'id_token', 'id_token token'] as const;
+export type ResponseType = (typeof RESPONSE_TYPES)[number];
+
+/**
+ * JWS algorithms of the signing keys (ID tokens, JWT access tokens): RS256, which every OpenID
+ * Connect client must accept (OIDC Core §15.1), and ES256. The first is the default.
+ */
+export const SIGNING_ALGS = ['RS256', 'ES256'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
+
 /** The verbs a permission may name (Keyrock's set). */
 export const HTTP_VERBS = ['GET', 'PUT', 'POST', 'DELETE'] as const;
 export type HttpVerb = (typeof HTTP_VERBS)[number];

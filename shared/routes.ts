@@ -10,7 +10,8 @@ export type BucketAccess = 'none' | 'read' | 'write';
  * Who may call a route, applied by the handler factory (shared/http/handler.ts) before the
  * function runs:
  * - `none`: anyone; a function that authenticates a client itself (the token endpoint) says so.
- * - `bearer`: an OAuth access token (RFC 6750 §2.1 header or §2.3 query), read from the table.
+ * - `bearer`: an OAuth access token (RFC 6750 §2.1 header or §2.3 query), read from the table
+ *   (an RFC 9068 JWT access token is verified by its signature instead).
  * - `session`: a portal session cookie (401 without), and the session's CSRF token in
  *   `X-CSRF-Token` for every method but GET, HEAD and OPTIONS (403 without).
  * - `optional-session`: the session if the cookie names a live one; its read overlaps the
@@ -46,6 +47,11 @@ export interface Route {
   timeoutSeconds?: number;
   /** Needs a native module that only has an x86_64 build in our bundle (sharp). */
   x86?: boolean;
+  /**
+   * Reads the signing key set (shared/oidc/keys.ts): the functions that sign ID tokens or publish
+   * the JWKS. In AWS only these may read the Secrets Manager secret holding the private keys.
+   */
+  signingKeys?: 'read';
 }
 
 // One line per route; `satisfies` keeps each entry's literal types, so a function's context is
@@ -282,6 +288,7 @@ const declared = [
     errors: 'page',
     table: 'write',
     logos: 'none',
+    signingKeys: 'read',
   },
   {
     method: 'POST',
@@ -291,6 +298,7 @@ const declared = [
     errors: 'page',
     table: 'write',
     logos: 'none',
+    signingKeys: 'read',
   },
   {
     method: 'POST',
@@ -301,6 +309,7 @@ const declared = [
     logos: 'none',
     cors: true,
     memory: 1024,
+    signingKeys: 'read',
   },
   {
     method: 'POST',
@@ -338,6 +347,53 @@ const declared = [
     table: 'none',
     logos: 'none',
     cors: 'simple',
+  },
+  // OpenID Connect: discovery (the same document), the public keys, UserInfo (GET with the
+  // bearer token, POST also with it in the body, RFC 6750 §2.2) and RFC 7662 introspection.
+  {
+    method: 'GET',
+    path: '/.well-known/openid-configuration',
+    fn: 'oidc-discovery',
+    auth: 'none',
+    table: 'none',
+    logos: 'none',
+    cors: 'simple',
+  },
+  {
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    fn: 'oidc-jwks',
+    auth: 'none',
+    table: 'none',
+    logos: 'none',
+    cors: 'simple',
+    signingKeys: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/oauth2/userinfo',
+    fn: 'oidc-userinfo',
+    auth: 'bearer',
+    table: 'read',
+    logos: 'none',
+    cors: true,
+  },
+  {
+    method: 'POST',
+    path: '/oauth2/userinfo',
+    fn: 'oidc-userinfo-post',
+    auth: 'none',
+    table: 'read',
+    logos: 'none',
+    cors: true,
+  },
+  {
+    method: 'POST',
+    path: '/oauth2/introspect',
+    fn: 'oauth2-introspect',
+    auth: 'none',
+    table: 'read',
+    logos: 'none',
   },
   // Keyrock's management API (/v1) and its version document. Every /v1 route but the token
   // sign-in needs an API token (X-Auth-Token) and answers errors in Keyrock's shape.

@@ -400,6 +400,49 @@ describe('the portal in Chromium', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('asks a signed-in user for the password again under prompt=login (OpenID Connect)', async () => {
+    const owner = await createUser(service.db, {
+      email: 'oidc-dev@example.com',
+      nickName: 'oidc-dev',
+      displayName: 'OIDC dev',
+      passwordHash: 'unused',
+    });
+    const callback = 'https://rp.example.test/callback';
+    const { app } = await registerApplication(
+      service.db,
+      { kind: 'user', userId: owner.id, actorId: owner.actorId },
+      { name: 'Relying party', description: 'An RP', url: 'https://rp.example.test', callbackUrl: callback },
+    );
+    const page = await openPage();
+    await page.route('https://rp.example.test/**', async (route) => {
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'rp callback' });
+    });
+    // Carol is signed in (the test before) and has never seen this application.
+    const authorize = new URL(`${service.url}/oauth2/authorize`);
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: app.clientId,
+      redirect_uri: callback,
+      scope: 'openid email',
+      nonce: 'n-1',
+      prompt: 'login',
+    }).toString();
+    await page.goto(authorize.toString());
+    // The sign-in form, although signed in: no automatic return.
+    await poll(() => heading(page).textContent()).toBe('Sign in');
+    await page.getByLabel('Email').fill('carol@example.com');
+    await page.getByLabel('Password').fill('carol-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // Then the consent page, listing what the scopes release, and the callback with a code.
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    expect(await page.textContent('ul.claims')).toContain('your email address');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(/^https:\/\/rp\.example\.test\/callback\?/);
+    expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
+    await page.close();
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('ignores a return path to another site after signing in', async () => {
     const page = await openPage();
     await page.context().clearCookies();

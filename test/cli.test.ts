@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -125,6 +125,7 @@ describe('idm: a full set-up with good input', () => {
       description: 'A shop',
       url: 'https://shop.example',
       callbackUrl: 'https://shop.example/cb',
+      accessTokenFormat: 'opaque',
       roles: [
         { id: 1, name: 'Provider' },
         { id: 2, name: 'Purchaser' },
@@ -531,5 +532,56 @@ describe('idm: administrators', () => {
     );
     expectFailure(await idm('user', 'set-admin'), 2, '--user is required for "idm user set-admin".');
     expectFailure(await idm('user', 'set-admin', '--user', '1', '--off=no'), 2, '--off takes no value.');
+  });
+});
+
+describe('idm keys', () => {
+  it('makes the first signing key, then rotates: the new key is published before it signs', async () => {
+    const file = join(env.DATA_DIR!, 'signing-keys.json');
+    // The keys are no table's business: no IDM_TABLE_NAME needed, and no DynamoDB Local started.
+    const saved = env.IDM_TABLE_NAME;
+    delete env.IDM_TABLE_NAME;
+    const listed = await idm('keys', 'list').finally(() => {
+      env.IDM_TABLE_NAME = saved;
+    });
+    expectSuccess(listed);
+    expect(listed.json).toEqual({ keys: [] });
+
+    const first = await idm('keys', 'rotate');
+    expectSuccess(first);
+    const [key] = first.json.keys as { kid: string; alg: string; state: string }[];
+    expect(key).toMatchObject({ alg: 'RS256', state: 'active' });
+    // The private keys are readable by their owner only.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const second = await idm('keys', 'rotate', '--alg', 'ES256');
+    expectSuccess(second);
+    const keys = second.json.keys as { kid: string; alg: string; state: string; signsFrom: string }[];
+    expect(keys.map((k) => [k.kid === key!.kid, k.alg, k.state])).toEqual([
+      [true, 'RS256', 'active'],
+      [false, 'ES256', 'next'],
+    ]);
+    // It signs 15 minutes later (docs/operations.md).
+    const lead = (Date.parse(keys[1]!.signsFrom) - Date.now()) / 1000;
+    expect(lead).toBeGreaterThan(880);
+    expect(lead).toBeLessThanOrEqual(900);
+    expect(JSON.parse(readFileSync(file, 'utf8')).keys).toHaveLength(2);
+  });
+
+  it('refuses an unknown algorithm with exit 2', async () => {
+    expectFailure(await idm('keys', 'rotate', '--alg', 'HS256'), 2, '--alg must be one of RS256, ES256.');
+  });
+
+  it('creates an application with JWT access tokens, and refuses an unknown format', async () => {
+    const base = ['app', 'create', '--owner', '1', '--name', 'J', '--description', 'D'];
+    const urls = ['--url', 'https://j.example', '--callback', 'https://j.example/cb'];
+    const jwt = await idm(...base, ...urls, '--access-token-format', 'jwt');
+    expectSuccess(jwt);
+    expect(jwt.json.accessTokenFormat).toBe('jwt');
+    expectFailure(
+      await idm(...base, ...urls, '--access-token-format', 'paseto'),
+      2,
+      '--access-token-format must be opaque or jwt.',
+    );
   });
 });

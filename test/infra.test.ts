@@ -98,6 +98,8 @@ describe('functions and routes come from the route table', () => {
       expect(Object.keys(props.Environment.Variables).sort()).toEqual([
         'IDM_LOGO_BUCKET',
         'IDM_PUBLIC_URL',
+        // Only where the function signs or publishes keys (checked with the grants below).
+        ...(route.signingKeys ? ['IDM_SIGNING_KEYS_SECRET'] : []),
         'IDM_TABLE_NAME',
         'NODE_OPTIONS',
       ]);
@@ -197,6 +199,31 @@ describe('IAM follows the route table', () => {
       const roleId = resources[functionId(fn)].Properties.Role['Fn::GetAtt'][0];
       const canPut = actions(roleStatements(roleId), 's3').includes('s3:PutObject');
       expect(canPut, fn).toBe(writers.includes(fn));
+    }
+  });
+
+  it('lets only the functions that sign or publish keys read the signing-key secret, and name it', () => {
+    const [[secretId, secret]] = ofType('AWS::SecretsManager::Secret') as [[string, Json]];
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    expect(secret.Properties.SecretString).toBeUndefined();
+    const readers = routes.filter((r) => r.signingKeys === 'read').map((r) => r.fn);
+    expect(readers).toEqual(expect.arrayContaining(['oauth2-token', 'oidc-jwks']));
+    for (const [fn] of uniqueFunctions(routes)) {
+      const roleId = resources[functionId(fn)].Properties.Role['Fn::GetAtt'][0];
+      const statements = roleStatements(roleId);
+      const env = resources[functionId(fn)].Properties.Environment.Variables;
+      if (readers.includes(fn)) {
+        expect(actions(statements, 'secretsmanager'), fn).toEqual([
+          'secretsmanager:GetSecretValue',
+          'secretsmanager:PutSecretValue',
+        ]);
+        const grant = statements.find((s) => [s.Action].flat()[0].startsWith('secretsmanager:'));
+        expect(grant.Resource, fn).toEqual({ Ref: secretId });
+        expect(env.IDM_SIGNING_KEYS_SECRET, fn).toEqual({ Ref: secretId });
+      } else {
+        expect(actions(statements, 'secretsmanager'), fn).toEqual([]);
+        expect(env.IDM_SIGNING_KEYS_SECRET, fn).toBeUndefined();
+      }
     }
   });
 });

@@ -74,7 +74,8 @@ describe('errors redirected to the client', () => {
   });
 
   it('unknown response_type: unsupported_response_type', async () => {
-    const url = await errorAt({ ...base(), response_type: 'id_token' });
+    // The hybrid flow (OIDC Core §3.3) is not offered; id_token alone is (test/oidc.test.ts).
+    const url = await errorAt({ ...base(), response_type: 'code id_token' });
     expect(url.searchParams.get('error')).toBe('unsupported_response_type');
   });
 

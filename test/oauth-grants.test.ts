@@ -56,7 +56,7 @@ describe('discovery (RFC 8414)', () => {
         'refresh_token',
       ]),
     );
-    expect(as.response_types_supported).toEqual(['code', 'token']);
+    expect(as.response_types_supported).toEqual(['code', 'token', 'id_token', 'id_token token']);
     expect(as.token_endpoint_auth_methods_supported).toContain('client_secret_basic');
   });
 });

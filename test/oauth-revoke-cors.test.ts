@@ -85,7 +85,7 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       authorization_endpoint: `${service.url}/oauth2/authorize`,
       token_endpoint: `${service.url}/oauth2/token`,
       revocation_endpoint: `${service.url}/oauth2/revoke`,
-      response_types_supported: ['code', 'token'],
+      response_types_supported: ['code', 'token', 'id_token', 'id_token token'],
       grant_types_supported: [
         'authorization_code',
         'implicit',
@@ -160,9 +160,13 @@ describe('the route table', () => {
     expect(cors.sort()).toEqual(
       [
         'GET /.well-known/oauth-authorization-server',
+        'GET /.well-known/openid-configuration',
+        'GET /.well-known/jwks.json',
         'GET /applications.json',
         'GET /user',
         'GET /users/{id}',
+        'GET /oauth2/userinfo',
+        'POST /oauth2/userinfo',
         'POST /oauth2/revoke',
         'POST /oauth2/token',
       ].sort(),
@@ -170,7 +174,14 @@ describe('the route table', () => {
     const preflights = routes.filter((r) => r.method === 'OPTIONS');
     expect(preflights.every((r) => r.fn === 'cors-preflight' && r.table === 'none')).toBe(true);
     expect(preflights.map((r) => r.path).sort()).toEqual(
-      ['/applications.json', '/oauth2/revoke', '/oauth2/token', '/user', '/users/{id}'].sort(),
+      [
+        '/applications.json',
+        '/oauth2/revoke',
+        '/oauth2/token',
+        '/oauth2/userinfo',
+        '/user',
+        '/users/{id}',
+      ].sort(),
     );
     expect(
       routes.filter((r) => r.path.startsWith('/api/') || r.path === '/oauth2/authorize').some((r) => r.cors),

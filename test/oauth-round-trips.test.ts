@@ -92,6 +92,28 @@ describe('token endpoint: at most 3 sequential round trips per grant', () => {
     expect(work.byCommand.TransactWriteItemsCommand).toBe(1);
   });
 
+  it('authorization_code with openid: the user is read beside the TransactWrite, no round trip more', async () => {
+    const browser = await signedIn(service.db, alice.id);
+    const location = await authorizeLocation(
+      service.url,
+      { response_type: 'code', client_id: reg.app.clientId, redirect_uri: CALLBACK, scope: 'openid email' },
+      browser,
+    );
+    const code = location.searchParams.get('code')!;
+    const { res, work } = await measure(
+      () => token({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK }),
+      200,
+    );
+    expect(((await res.json()) as { id_token?: string }).id_token).toEqual(expect.any(String));
+    expect(work.roundTrips).toBe(2);
+    expect(work.byCommand.TransactWriteItemsCommand).toBe(1);
+    expect(work.byCommand).toEqual({
+      BatchGetItemCommand: 1,
+      TransactWriteItemsCommand: 1,
+      GetItemCommand: 1, // USER#<id>/PROFILE, in parallel with the write
+    });
+  });
+
   it('refresh_token: BatchGet(client, token) → TransactWrite', async () => {
     const first = (await (
       await token({ grant_type: 'password', username: alice.email, password: PASSWORD })

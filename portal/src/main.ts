@@ -115,7 +115,8 @@ function App() {
     if (!session) return;
     if (!session.user && !PUBLIC.has(path)) {
       navigate(`/signin?return=${encodeURIComponent(location.pathname + location.search)}`, true);
-    } else if (session.user && PUBLIC.has(path)) {
+    } else if (session.user && PUBLIC.has(path) && !new URLSearchParams(location.search).has('prompt')) {
+      // Not under `prompt=login` (from /oauth2/authorize, OIDC Core §3.1.2.1): the form shows again.
       const back = new URLSearchParams(location.search).get('return');
       if (back) location.replace(safeReturn(back));
       else navigate('/', true);

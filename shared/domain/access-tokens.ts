@@ -7,14 +7,32 @@ import { type ResolvedRoles, resolved, resolveRoles } from './roles.js';
 
 const UNKNOWN = 'The access token is unknown, expired or revoked.';
 
+/** A JWS compact serialisation whose header is JSON (`eyJ` = base64url of `{"`). Opaque values never are. */
+const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** An RFC 9068 JWT access token rather than one of the opaque values (store/tokens.ts). */
+export function looksLikeJwt(value: string): boolean {
+  return value.length <= 8192 && COMPACT_JWS.test(value);
+}
+
+/**
+ * Verifies a JWT access token (jwt-access-tokens.ts). Imported on first use: every function with
+ * bearer authentication carries the verifier, only those that meet a JWT load jose.
+ */
+async function verifyJwt(value: string): Promise<TokenRecord> {
+  const { verifyJwtAccessToken } = await import('./jwt-access-tokens.js');
+  return verifyJwtAccessToken(value);
+}
+
 /** RFC 6750 §3.1: an unknown, expired, revoked or refresh token is invalid_token. */
 function checked(token: TokenRecord | undefined): TokenRecord {
   if (token?.kind !== 'access' || !isLive(token)) throw invalidToken(UNKNOWN);
   return token;
 }
 
-/** One strongly consistent GetItem. */
+/** One strongly consistent GetItem; a JWT access token (RFC 9068) is verified instead, no read. */
 export async function requireAccessToken(db: Db, value: string): Promise<TokenRecord> {
+  if (looksLikeJwt(value)) return verifyJwt(value);
   return checked(value.length <= 200 ? await getToken(db, sha256(value)) : undefined);
 }
 
@@ -30,6 +48,12 @@ export async function tokenAndRoles(
   value: string,
   userId?: number,
 ): Promise<{ token: TokenRecord; roles: ResolvedRoles | undefined }> {
+  if (looksLikeJwt(value)) {
+    // RFC 9068: the token is its own record; only the user and the roles are read.
+    const token = await verifyJwt(value);
+    const who = userId ?? token.userId;
+    return { token, roles: who === undefined ? undefined : await resolveRoles(db, who, token.appId) };
+  }
   const hint = tokenHint(value);
   const subject = userId ?? hint?.userId;
   if (hint && subject !== undefined) {

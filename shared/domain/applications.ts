@@ -32,9 +32,13 @@ export async function registerApplication(
   return { app, roles, clientSecret };
 }
 
-/** Edits an application; grant types the input leaves out stay as they are. */
+/** Edits an application; grant types and token format the input leaves out stay as they are. */
 export function editApplication(db: Db, current: Application, input: ApplicationInput): Promise<Application> {
-  const fields = applicationFields({ ...input, grantTypes: input.grantTypes ?? current.grantTypes });
+  const fields = applicationFields({
+    ...input,
+    grantTypes: input.grantTypes ?? current.grantTypes,
+    accessTokenFormat: input.accessTokenFormat ?? current.accessTokenFormat,
+  });
   return updateApplication(db, current.id, fields);
 }
 

@@ -16,18 +16,28 @@ import { positiveInt } from './validate.js';
 
 const role = (r: { id: number; name: string }) => ({ id: r.id, name: r.name });
 
-/** GET /user's body (Keyrock shape: organizations carry `name`, no actorId, no nickName). */
-function userInfoBody(r: ResolvedRoles) {
+/**
+ * The roles a user holds in the application, directly and through each organization, as GET
+ * /user shows them (organizations carry `name`); OIDC UserInfo releases the same.
+ */
+export function keyrockRoles(r: ResolvedRoles) {
   return {
-    id: r.user.id,
-    displayName: r.user.displayName,
-    email: r.user.email,
     roles: r.direct.map(role),
     organizations: r.memberships.map((m) => ({
       id: m.membership.orgId,
       name: m.membership.orgName,
       roles: m.roles.map(role),
     })),
+  };
+}
+
+/** GET /user's body (Keyrock shape: organizations carry `name`, no actorId, no nickName). */
+function userInfoBody(r: ResolvedRoles) {
+  return {
+    id: r.user.id,
+    displayName: r.user.displayName,
+    email: r.user.email,
+    ...keyrockRoles(r),
   };
 }
 

@@ -93,6 +93,7 @@ export function applicationView(app: Application) {
     callbackUrl: app.callbackUrl,
     clientId: app.clientId,
     grantTypes: app.grantTypes,
+    accessTokenFormat: app.accessTokenFormat ?? 'opaque',
   };
 }
 

@@ -1,5 +1,7 @@
 import { invalid } from '../errors.js';
 import {
+  ACCESS_TOKEN_FORMATS,
+  type AccessTokenFormat,
   GRANT_TYPES,
   type GrantType,
   HTTP_VERBS,
@@ -171,6 +173,7 @@ export interface ApplicationInput {
   url: unknown;
   callbackUrl: unknown;
   grantTypes?: unknown;
+  accessTokenFormat?: unknown;
 }
 
 export function applicationFields(input: ApplicationInput) {
@@ -181,7 +184,17 @@ export function applicationFields(input: ApplicationInput) {
     // RFC 6749 §3.1.2: the redirection endpoint URI MUST NOT include a fragment.
     callbackUrl: httpUrl(input.callbackUrl, 'callbackUrl', { allowFragment: false }),
     grantTypes: grantTypes(input.grantTypes),
+    accessTokenFormat: accessTokenFormat(input.accessTokenFormat),
   };
+}
+
+/** `opaque` (the default) or `jwt` (RFC 9068 access tokens). */
+export function accessTokenFormat(value: unknown, field = 'accessTokenFormat'): AccessTokenFormat {
+  if (value === undefined || value === null || value === '') return 'opaque';
+  if (!(ACCESS_TOKEN_FORMATS as readonly unknown[]).includes(value)) {
+    throw invalid(`${field} must be ${ACCESS_TOKEN_FORMATS.join(' or ')}.`, field);
+  }
+  return value as AccessTokenFormat;
 }
 
 /** A person's display name (Keyrock's `username`: free text, not unique). */

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { PREFLIGHT_FN, type RouteFn, type RouteOf, routesOf } from '../routes.js';
 import { db } from '../store/db.js';
 import { type Context, invocation, startInvocation } from './context.js';
-import { authenticate } from './middleware/auth.js';
+import { authenticate, type TokenReader } from './middleware/auth.js';
 import { cors } from './middleware/cors.js';
 import { noStore } from './middleware/no-store.js';
 import { renderErrors } from './middleware/render-errors.js';
@@ -33,6 +33,7 @@ function invocationState(): Middleware {
 export function endpoint<F extends RouteFn>(
   fn: F,
   impl: (context: Context<RouteOf<F>['auth']>) => Promise<HttpResult>,
+  readToken?: TokenReader,
 ): HttpHandler {
   const served = routesOf(fn);
   const route = served[0];
@@ -46,7 +47,7 @@ export function endpoint<F extends RouteFn>(
   if (route.cors) stack.use(cors());
   // The portal's and Keyrock's management answers are about a signed-in person or a token.
   if (route.path.startsWith('/api/') || route.path.startsWith('/v1/')) stack.use(noStore());
-  stack.use(renderErrors(route.errors ?? 'json')).use(authenticate(route.auth));
+  stack.use(renderErrors(route.errors ?? 'json')).use(authenticate(route.auth, readToken));
   return stack.handler((event: HttpEvent) => {
     const state = invocation(event);
     if (!state) throw new Error('The invocation state was not opened.');

@@ -4,21 +4,28 @@ import { constantTimeEqual, randomToken, sha256 } from '../crypto.js';
 import { authorizePageError, authorizeRedirectError } from '../errors.js';
 import { logger } from '../log.js';
 import type { RedirectTarget } from '../model.js';
+import { consentLines, isOpenIdScope } from '../oidc/claims.js';
+import { userIdToken } from '../oidc/id-token.js';
+import { nextStep } from '../oidc/prompt.js';
 import type { Application } from '../store/applications.js';
 import { authorizeContext, putConsent } from '../store/consents.js';
 import type { Db } from '../store/db.js';
 import type { Session } from '../store/sessions.js';
 import { putCode, putTokens } from '../store/tokens.js';
+import { getUser, type User } from '../store/users.js';
 import { nowSeconds } from '../time.js';
 import { type AuthorizeRequest, validateAuthorizeRequest } from './authorize.js';
 import { redirectWith } from './redirect.js';
-import { mintTokens } from './tokens.js';
+import { issueTokens } from './tokens.js';
 
 /** What the authorization endpoint answers; the HTTP layer renders it (shared/http/pages). */
 export type AuthorizeOutcome =
   | { kind: 'redirect'; location: string }
-  /** No session: the portal's sign-in, coming back to this same-origin path afterwards. */
-  | { kind: 'sign-in'; returnPath: string }
+  /**
+   * No session, or (`again`: prompt=login, max_age) one too old: the portal's sign-in, coming
+   * back to this same-origin path afterwards.
+   */
+  | { kind: 'sign-in'; returnPath: string; again?: boolean }
   | { kind: 'consent'; consent: Consent };
 
 export interface Consent {
@@ -30,6 +37,8 @@ export interface Consent {
   /** The authorization request's parameters, posted back with the decision. */
   params: Map<string, string>;
   redirectUri: string;
+  /** An OpenID Connect request: what it will release, by scope (OIDC Core §5.4). */
+  claims?: string[] | undefined;
 }
 
 /** The hooks and inputs an authorization step needs from its HTTP request. */
@@ -39,10 +48,22 @@ export interface AuthorizeInput {
   session: Promise<Session | undefined>;
   /** Once the request is known good, unexpected failures go back to the client (RFC 6749 §4.1.2.1). */
   redirectErrorsTo(target: RedirectTarget): void;
+  /** The issuer (shared/oauth/metadata.ts `issuerFor`) the implicit flow's ID tokens name. */
+  issuer: string;
 }
 
-/** RFC 6749 §4.1.2 / §4.2.2: hands out a code or (implicit) an access token, by redirect. */
-async function issue(db: Db, request: AuthorizeRequest, userId: number): Promise<AuthorizeOutcome> {
+/**
+ * RFC 6749 §4.1.2 / §4.2.2 and OIDC Core §3.2.2.5: hands out a code or (implicit) an access
+ * token and/or an ID token, by redirect. `user` is passed when already read.
+ */
+async function issue(
+  input: AuthorizeInput,
+  request: AuthorizeRequest,
+  session: Session,
+  user?: User,
+): Promise<AuthorizeOutcome> {
+  const { db } = input;
+  const userId = session.userId;
   if (request.responseType === 'code') {
     // 256 random bits (≥ 128 required); single use and short-lived (RFC 6749 §4.1.2: 10 min max).
     const code = randomToken(32);
@@ -54,26 +75,61 @@ async function issue(db: Db, request: AuthorizeRequest, userId: number): Promise
       redirectUri: request.redirectUri,
       scope: request.scope,
       codeChallenge: request.codeChallenge,
+      // The ID token issued for this code carries them (OIDC Core §2 auth_time, §3.1.2.1 nonce).
+      nonce: request.nonce,
+      authTime: session.authTime,
       grantId: randomUUID(),
       expiresAt: nowSeconds() + config().authorizationCodeTtl,
     });
     return { kind: 'redirect', location: redirectWith(request, { code }) };
   }
   // RFC 6749 §4.2.2: the implicit grant never issues a refresh token.
-  const minted = mintTokens({ client: request.client, userId, scope: request.scope, withRefresh: false });
-  await putTokens(db, minted.records);
+  const minted =
+    request.responseType === 'id_token'
+      ? undefined
+      : await issueTokens(
+          { db, issuer: input.issuer },
+          { client: request.client, userId, scope: request.scope, withRefresh: false },
+        );
+  const withIdToken = request.responseType.startsWith('id_token');
+  const [holder] = await Promise.all([
+    withIdToken ? (user ?? getUser(db, userId)) : undefined,
+    minted ? putTokens(db, minted.records) : undefined,
+  ]);
+  let idToken: string | undefined;
+  if (withIdToken) {
+    if (!holder)
+      throw authorizeRedirectError(request, 'login_required', 'The signed-in user no longer exists.');
+    idToken = await userIdToken({
+      issuer: input.issuer,
+      clientId: request.client.clientId,
+      user: holder,
+      scope: request.scope,
+      nonce: request.nonce,
+      authTime: session.authTime,
+      // OIDC Core §3.2.2.10: at_hash is REQUIRED when an access token comes with the ID token.
+      accessToken: minted?.accessToken,
+      lifetime: config().accessTokenTtl,
+    });
+  }
   const location = redirectWith(request, {
-    access_token: minted.accessToken,
-    token_type: 'bearer',
-    expires_in: String(minted.expiresIn),
-    scope: minted.scope,
+    ...(minted
+      ? {
+          access_token: minted.accessToken,
+          token_type: 'bearer',
+          expires_in: String(minted.expiresIn),
+          scope: minted.scope,
+        }
+      : {}),
+    id_token: idToken,
   });
   return { kind: 'redirect', location };
 }
 
 /**
  * GET /oauth2/authorize. Round trips: GetItem CLIENT ‖ GetItem SESSION, then one BatchGetItem
- * (consent, application, user) and the write of the code or token.
+ * (consent, application, user) and the write of the code or token. `prompt` and `max_age` (OIDC
+ * Core §3.1.2.1) decide between signing in (again), the consent page and issuing.
  */
 export async function authorizeGet(input: AuthorizeInput, rawQuery: string): Promise<AuthorizeOutcome> {
   const { db } = input;
@@ -81,21 +137,49 @@ export async function authorizeGet(input: AuthorizeInput, rawQuery: string): Pro
     validateAuthorizeRequest(db, new URLSearchParams(rawQuery)),
     input.session,
   ]);
-  if (!session) return { kind: 'sign-in', returnPath: `/oauth2/authorize?${rawQuery}` };
+  // The request is known good: from here an unexpected failure goes back to the client.
   input.redirectErrorsTo(request);
-  const context = await authorizeContext(db, session.userId, request.client.appId);
-  if (context.consented) return issue(db, request, session.userId);
+  const context = session ? await authorizeContext(db, session.userId, request.client.appId) : undefined;
+  const step = nextStep({
+    prompt: request.prompt,
+    maxAge: request.maxAge,
+    session: session && { authTime: session.authTime },
+    consented: context?.consented ?? false,
+    now: nowSeconds(),
+  });
+  if (step.kind === 'error') throw authorizeRedirectError(request, step.error, step.description);
+  if (step.kind === 'sign-in') {
+    return { kind: 'sign-in', returnPath: afterSignIn(rawQuery), ...(step.again ? { again: true } : {}) };
+  }
+  if (step.kind === 'issue') return issue(input, request, session!, context?.user);
   return {
     kind: 'consent',
     consent: {
-      application: context.application,
+      application: context?.application,
       fallbackName: request.client.name,
-      userName: context.user?.displayName ?? context.user?.email ?? '',
-      csrfToken: session.csrfToken,
+      userName: context?.user?.displayName ?? context?.user?.email ?? '',
+      csrfToken: session!.csrfToken,
       params: request.params,
       redirectUri: request.redirectUri,
+      claims: isOpenIdScope(request.scope) ? consentLines(request.scope) : undefined,
     },
   };
+}
+
+/**
+ * Where the sign-in comes back to: the same request, less prompt=login and max_age, which the
+ * sign-in has just satisfied. Keeping them would loop (max_age=0 is stale a second later); the
+ * ID token's auth_time still lets the client check max_age itself (OIDC Core §3.1.2.1).
+ */
+function afterSignIn(rawQuery: string): string {
+  const search = new URLSearchParams(rawQuery);
+  const prompt = search.get('prompt');
+  if (prompt === null && !search.has('max_age')) return `/oauth2/authorize?${rawQuery}`;
+  const rest = (prompt ?? '').split(' ').filter((v) => v !== '' && v !== 'login');
+  if (rest.length > 0) search.set('prompt', rest.join(' '));
+  else search.delete('prompt');
+  search.delete('max_age');
+  return `/oauth2/authorize?${search.toString()}`;
 }
 
 /**
@@ -140,7 +224,7 @@ export async function authorizeDecision(
     putConsent(db, session.userId, request.client.appId).catch((error: unknown) => {
       logger.error('storing consent failed', { error: error as Error });
     }),
-    issue(db, request, session.userId),
+    issue(input, request, session),
   ]);
   return outcome;
 }

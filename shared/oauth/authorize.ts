@@ -1,18 +1,30 @@
 import { authorizePageError, authorizeRedirectError } from '../errors.js';
-import type { RedirectTarget } from '../model.js';
+import { RESPONSE_TYPES, type RedirectTarget, type ResponseType } from '../model.js';
+import { parseMaxAge, parsePrompt } from '../oidc/prompt.js';
 import { type Client, getClient } from '../store/applications.js';
 import type { Db } from '../store/db.js';
 import { isValidPkceValue } from './pkce.js';
-
 import { parseScope } from './scope.js';
 
 export interface AuthorizeRequest extends RedirectTarget {
   client: Client;
-  responseType: 'code' | 'token';
+  responseType: ResponseType;
   scope?: string | undefined;
   codeChallenge?: string | undefined;
+  /** OpenID Connect (OIDC Core §3.1.2.1): echoed in the ID token. */
+  nonce?: string | undefined;
+  /** OIDC Core §3.1.2.1: none, login, consent, select_account (one account: a no-op). */
+  prompt: Set<string>;
+  /** OIDC Core §3.1.2.1: the longest time since the user signed in, in seconds. */
+  maxAge?: number | undefined;
   /** The request's own parameters, carried through the consent form. */
   params: Map<string, string>;
+}
+
+/** The order of a response type's words does not matter (RFC 6749 §3.1.1). */
+function responseTypeOf(raw: string): ResponseType | undefined {
+  const sorted = raw.split(' ').filter(Boolean).sort().join(' ');
+  return RESPONSE_TYPES.find((t) => t === sorted);
 }
 
 /** Parameters each at most once (RFC 6749 §3.1); a repetition is reported once the client is known. */
@@ -34,6 +46,9 @@ const PASSED_ON = [
   'scope',
   'code_challenge',
   'code_challenge_method',
+  'nonce',
+  'prompt',
+  'max_age',
 ];
 
 /**
@@ -60,17 +75,19 @@ export async function validateAuthorizeRequest(db: Db, search: URLSearchParams):
       'redirect_uri is not the callback URL registered for this application.',
     );
   }
-  const responseType = params.get('response_type');
+  const rawType = params.get('response_type');
+  const responseType = rawType === undefined ? undefined : responseTypeOf(rawType);
   const target: RedirectTarget = {
     redirectUri,
-    mode: responseType === 'token' ? 'fragment' : 'query',
+    // RFC 6749 §4.2.2 and OIDC Core §3.2.2.5: whatever carries a token goes in the fragment.
+    mode: responseType && responseType !== 'code' ? 'fragment' : 'query',
     state: params.get('state'),
   };
   const fail = (error: string, description: string) => authorizeRedirectError(target, error, description);
   if (repeated) throw fail('invalid_request', `Parameter ${repeated} is repeated.`);
-  if (!responseType) throw fail('invalid_request', 'response_type is missing.');
-  if (responseType !== 'code' && responseType !== 'token') {
-    throw fail('unsupported_response_type', 'response_type must be code or token.');
+  if (!rawType) throw fail('invalid_request', 'response_type is missing.');
+  if (!responseType) {
+    throw fail('unsupported_response_type', 'response_type must be code, token, id_token or id_token token.');
   }
   const grant = responseType === 'code' ? 'authorization_code' : 'implicit';
   if (!client.grantTypes.includes(grant)) {
@@ -92,6 +109,22 @@ export async function validateAuthorizeRequest(db: Db, search: URLSearchParams):
       throw fail('invalid_request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~.');
     }
   }
+  const prompt = parsePrompt(params.get('prompt'));
+  if (typeof prompt === 'string') throw fail('invalid_request', prompt);
+  const maxAge = parseMaxAge(params.get('max_age'));
+  if (typeof maxAge === 'string') throw fail('invalid_request', maxAge);
+  const nonce = params.get('nonce');
+  if (nonce !== undefined && (nonce === '' || nonce.length > 512)) {
+    throw fail('invalid_request', 'nonce must be 1 to 512 characters.');
+  }
+  if (responseType.startsWith('id_token')) {
+    // OIDC Core §3.2.2.1: an ID token is only for an OpenID Connect request, and a nonce is
+    // REQUIRED in the implicit flow (it is what binds the token to the client's session).
+    if (!scope?.split(' ').includes('openid')) {
+      throw fail('invalid_request', 'response_type id_token needs the openid scope.');
+    }
+    if (nonce === undefined) throw fail('invalid_request', 'nonce is required for response_type id_token.');
+  }
   const kept = new Map([...params].filter(([k]) => PASSED_ON.includes(k)));
   return {
     ...target,
@@ -99,6 +132,9 @@ export async function validateAuthorizeRequest(db: Db, search: URLSearchParams):
     responseType,
     scope,
     codeChallenge: responseType === 'code' ? challenge : undefined,
+    nonce,
+    prompt,
+    maxAge,
     params: kept,
   };
 }

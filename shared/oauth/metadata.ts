@@ -1,5 +1,6 @@
 import { config } from '../config.js';
-import { GRANT_TYPES } from '../model.js';
+import { GRANT_TYPES, RESPONSE_TYPES, SIGNING_ALGS } from '../model.js';
+import { CLAIMS_SUPPORTED, SCOPES_SUPPORTED } from '../oidc/claims.js';
 
 const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 
@@ -17,7 +18,13 @@ export function issuerFor(origin: string): string {
   return configured;
 }
 
-/** RFC 8414 §2: authorization server metadata, for a request that came to `origin`. */
+const CLIENT_AUTH = ['client_secret_basic', 'client_secret_post'];
+
+/**
+ * RFC 8414 §2 authorization server metadata and OpenID Connect Discovery 1.0 §3 provider
+ * metadata, for a request that came to `origin`: ONE document served at both well-known paths,
+ * so the two can never disagree (RFC 8414 §1 defines its fields as a superset of OIDC's).
+ */
 export function serverMetadata(origin: string) {
   const issuer = issuerFor(origin);
   return {
@@ -25,13 +32,25 @@ export function serverMetadata(origin: string) {
     authorization_endpoint: `${issuer}/oauth2/authorize`,
     token_endpoint: `${issuer}/oauth2/token`,
     revocation_endpoint: `${issuer}/oauth2/revoke`,
-    userinfo_endpoint: `${issuer}/user`,
-    response_types_supported: ['code', 'token'],
+    introspection_endpoint: `${issuer}/oauth2/introspect`,
+    // OIDC Core §5.3. Keyrock's GET /user stays as it is, with its own body.
+    userinfo_endpoint: `${issuer}/oauth2/userinfo`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    scopes_supported: SCOPES_SUPPORTED,
+    response_types_supported: [...RESPONSE_TYPES],
     response_modes_supported: ['query', 'fragment'],
     grant_types_supported: [...GRANT_TYPES],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [...SIGNING_ALGS],
+    claims_supported: CLAIMS_SUPPORTED,
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH,
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH,
+    introspection_endpoint_auth_methods_supported: CLIENT_AUTH,
+    // OIDC Discovery §3: request_uri_parameter_supported defaults to true; none of them is served.
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
     service_documentation: config().documentationUrl,
   };
 }

@@ -14,6 +14,7 @@ export async function tokenEndpoint(
   db: Db,
   form: Map<string, string>,
   authorization: string | undefined,
+  issuer: string,
 ): Promise<TokenResponse> {
   const presented = presentedClient(authorization, form);
   const grantType = form.get('grant_type');
@@ -25,5 +26,5 @@ export async function tokenEndpoint(
   if (!client.grantTypes.includes(grant.enabledBy)) {
     throw unauthorizedClient(`This application has not enabled the ${grant.type} grant.`);
   }
-  return tokenResponseBody(await grant.handle({ db, form, client, read }));
+  return tokenResponseBody(await grant.handle({ db, form, client, read, issuer }));
 }

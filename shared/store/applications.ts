@@ -1,6 +1,6 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../errors.js';
-import type { BuiltInRole, GrantType } from '../model.js';
+import type { AccessTokenFormat, BuiltInRole, GrantType } from '../model.js';
 import { isoNow } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
@@ -25,6 +25,8 @@ export interface Application {
   callbackUrl: string;
   clientId: string;
   grantTypes: GrantType[];
+  /** Undefined (older items) reads as opaque. */
+  accessTokenFormat?: AccessTokenFormat | undefined;
   /** S3 key of the logo, when one was saved. */
   logoKey?: string | undefined;
   ownerActorId: number;
@@ -39,6 +41,8 @@ export interface Client {
   secretHash: string;
   callbackUrl: string;
   grantTypes: GrantType[];
+  /** `jwt`: RFC 9068 access tokens (shared/oidc/access-token.ts); undefined or `opaque`: random values. */
+  accessTokenFormat?: AccessTokenFormat | undefined;
 }
 
 export type { Role } from './summaries.js';
@@ -56,6 +60,7 @@ export function toApplication(item: Item): Application {
     callbackUrl: item.callbackUrl as string,
     clientId: item.clientId as string,
     grantTypes: item.grantTypes as GrantType[],
+    accessTokenFormat: item.accessTokenFormat as AccessTokenFormat | undefined,
     logoKey: item.logoKey as string | undefined,
     ownerActorId: item.ownerActorId as number,
     createdAt: item.createdAt as string,
@@ -70,6 +75,7 @@ export function toClient(item: Item): Client {
     secretHash: item.secretHash as string,
     callbackUrl: item.callbackUrl as string,
     grantTypes: item.grantTypes as GrantType[],
+    accessTokenFormat: item.accessTokenFormat as AccessTokenFormat | undefined,
   };
 }
 
@@ -88,6 +94,7 @@ export interface NewApplication {
   url: string;
   callbackUrl: string;
   grantTypes: GrantType[];
+  accessTokenFormat?: AccessTokenFormat | undefined;
   clientId: string;
   secretHash: string;
   owner: Owner;
@@ -110,6 +117,7 @@ export async function createApplication(
     callbackUrl: input.callbackUrl,
     clientId: input.clientId,
     grantTypes: input.grantTypes,
+    accessTokenFormat: input.accessTokenFormat,
     ownerActorId: input.owner.actorId,
     createdAt: isoNow(),
   };
@@ -171,6 +179,7 @@ function clientOf(app: Application, secretHash: string): Client {
     secretHash,
     callbackUrl: app.callbackUrl,
     grantTypes: app.grantTypes,
+    accessTokenFormat: app.accessTokenFormat,
   };
 }
 
@@ -241,6 +250,7 @@ export interface ApplicationChanges {
   url?: string;
   callbackUrl?: string;
   grantTypes?: GrantType[];
+  accessTokenFormat?: AccessTokenFormat;
 }
 
 /** Updates the application and its client item together, so OAuth never sees a stale callback. */
@@ -274,6 +284,7 @@ export async function updateApplication(
           url: next.url,
           callbackUrl: next.callbackUrl,
           grantTypes: next.grantTypes,
+          accessTokenFormat: next.accessTokenFormat ?? 'opaque',
         }),
       },
     },
@@ -282,7 +293,12 @@ export async function updateApplication(
         TableName: db.table,
         Key: keys.client(app.clientId),
         ConditionExpression: 'attribute_exists(PK)',
-        ...set({ name: next.name, callbackUrl: next.callbackUrl, grantTypes: next.grantTypes }),
+        ...set({
+          name: next.name,
+          callbackUrl: next.callbackUrl,
+          grantTypes: next.grantTypes,
+          accessTokenFormat: next.accessTokenFormat ?? 'opaque',
+        }),
       },
     },
   ]);

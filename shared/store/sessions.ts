@@ -17,6 +17,8 @@ export interface Session {
   actingOrgId?: number | undefined;
   csrfToken: string;
   expiresAt: number;
+  /** When the user signed in (epoch seconds; OIDC `auth_time`). Absent on older sessions. */
+  authTime?: number | undefined;
 }
 
 export async function createSession(
@@ -30,6 +32,7 @@ export async function createSession(
     userId,
     csrfToken: randomToken(24),
     expiresAt: nowSeconds() + idleSeconds,
+    authTime: nowSeconds(),
   };
   await db.doc.send(
     new PutCommand({
@@ -52,6 +55,7 @@ export async function getSession(db: Db, id: string | undefined): Promise<Sessio
     actingOrgId: item.actingOrgId as number | undefined,
     csrfToken: item.csrfToken as string,
     expiresAt: Number(item.expiresAt),
+    authTime: item.authTime as number | undefined,
   };
 }
 

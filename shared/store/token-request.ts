@@ -3,7 +3,7 @@ import type { Db } from './db.js';
 import { type Key, keys } from './keys.js';
 import { findItem } from './ops.js';
 import { type CodeRecord, getConsistent, type TokenRecord, toCode, toToken } from './tokens.js';
-import { type Credentials, credentialKeys, credentialsFrom } from './users.js';
+import { type Credentials, credentialKeys, credentialsFrom, toUser, type User } from './users.js';
 
 /**
  * What a token or revocation request needs besides its client, by digest or email: each grant
@@ -18,6 +18,8 @@ export interface TokenRequestNeeds {
   token?: string | undefined;
   /** An email whose login and brute-force guard a password check needs. */
   email?: string | undefined;
+  /** A user whose profile is wanted (introspection's `username`). */
+  userId?: number | undefined;
 }
 
 export interface TokenRequestRecords {
@@ -25,6 +27,7 @@ export interface TokenRequestRecords {
   code: CodeRecord | undefined;
   token: TokenRecord | undefined;
   credentials: Credentials | undefined;
+  user: User | undefined;
 }
 
 export async function readTokenRequest(
@@ -36,14 +39,17 @@ export async function readTokenRequest(
   if (needs.code !== undefined) wanted.push(keys.code(needs.code));
   if (needs.token !== undefined) wanted.push(keys.token(needs.token));
   if (needs.email !== undefined) wanted.push(...credentialKeys(needs.email));
+  if (needs.userId !== undefined) wanted.push(keys.user(needs.userId));
   const items = await getConsistent(db, wanted);
   const client = findItem(items, keys.client(clientId));
   const code = needs.code !== undefined ? findItem(items, keys.code(needs.code)) : undefined;
   const token = needs.token !== undefined ? findItem(items, keys.token(needs.token)) : undefined;
+  const userItem = needs.userId !== undefined ? findItem(items, keys.user(needs.userId)) : undefined;
   return {
     client: client ? toClient(client) : undefined,
     code: code ? toCode(code) : undefined,
     token: token ? toToken(token) : undefined,
     credentials: needs.email !== undefined ? credentialsFrom(items, needs.email) : undefined,
+    user: userItem ? toUser(userItem) : undefined,
   };
 }

@@ -22,6 +22,8 @@ export interface TokenRecord {
   scope?: string | undefined;
   grantId: string;
   expiresAt: number;
+  /** When it was issued (epoch seconds; introspection's `iat`). Absent on older tokens. */
+  issuedAt?: number | undefined;
   revoked: boolean;
   /** Refresh tokens only: set when it was exchanged for a new one (RFC 9700 §4.14 rotation). */
   rotated?: boolean | undefined;
@@ -35,6 +37,9 @@ export interface CodeRecord {
   redirectUri: string;
   scope?: string | undefined;
   codeChallenge?: string | undefined;
+  /** OpenID Connect: the request's nonce and the user's sign-in time, for the ID token. */
+  nonce?: string | undefined;
+  authTime?: number | undefined;
   grantId: string;
   expiresAt: number;
   redeemed: boolean;
@@ -62,6 +67,7 @@ export function toToken(item: Item): TokenRecord {
     scope: item.scope as string | undefined,
     grantId: item.grantId as string,
     expiresAt: Number(item.expiresAt),
+    issuedAt: item.issuedAt as number | undefined,
     revoked: item.revoked === true,
     rotated: item.rotated === true,
   };
@@ -76,6 +82,8 @@ export function toCode(item: Item): CodeRecord {
     redirectUri: item.redirectUri as string,
     scope: item.scope as string | undefined,
     codeChallenge: item.codeChallenge as string | undefined,
+    nonce: item.nonce as string | undefined,
+    authTime: item.authTime as number | undefined,
     grantId: item.grantId as string,
     expiresAt: Number(item.expiresAt),
     redeemed: item.redeemed === true,

@@ -31,7 +31,7 @@ export async function newUser(db: Db, name = 'user'): Promise<User> {
 export async function newApp(
   db: Db,
   ownerId: number,
-  extra: { grantTypes?: string[]; callbackUrl?: string; name?: string } = {},
+  extra: { grantTypes?: string[]; callbackUrl?: string; name?: string; accessTokenFormat?: string } = {},
 ): Promise<Registered> {
   const owner = await db.doc.send(
     new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
@@ -48,6 +48,7 @@ export async function newApp(
       url: 'http://localhost:9999',
       callbackUrl: extra.callbackUrl ?? CALLBACK,
       grantTypes: extra.grantTypes,
+      accessTokenFormat: extra.accessTokenFormat,
     },
   );
   return { app, secret: clientSecret, client: { client_id: app.clientId } };

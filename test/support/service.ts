@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import { ensureBucket, ensureLocalTable } from '../../local/emulators.js';
 import { localEnv } from '../../local/runtime.js';
@@ -38,7 +40,13 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
       dynamodbEndpoint: inject('dynamodbEndpoint'),
       s3Endpoint,
     }),
-    { IDM_BCRYPT_COST: '4', IDM_LOG_LEVEL: 'SILENT', IDM_INSECURE_COOKIES: 'true' },
+    {
+      IDM_BCRYPT_COST: '4',
+      IDM_LOG_LEVEL: 'SILENT',
+      IDM_INSECURE_COOKIES: 'true',
+      // Each service signs with its own key set (made on first use), never the developer's .data/.
+      IDM_SIGNING_KEYS_FILE: join(tmpdir(), `gatehouse-keys-${randomUUID()}.json`),
+    },
     extraEnv,
   );
   const { createLocalServer } = await import('../../local/server.js');

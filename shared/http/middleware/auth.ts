@@ -1,8 +1,8 @@
 import type middy from '@middy/core';
-import { requireAccessToken } from '../../domain/access-tokens.js';
 import { authenticateApiToken } from '../../domain/api-tokens.js';
 import { bearerValue } from '../../oauth/bearer.js';
 import type { Auth } from '../../routes.js';
+import type { Db } from '../../store/db.js';
 import type { TokenRecord } from '../../store/tokens.js';
 import { invocation } from '../context.js';
 import { header, queryParams } from '../request.js';
@@ -31,7 +31,17 @@ function started<T>(promise: Promise<T>): Promise<T> {
  *   order Keyrock reads them in), with its user, or 401; awaited here, so nothing of the
  *   function runs for an unauthenticated caller.
  */
-export function authenticate(auth: Auth): Middleware {
+/**
+ * How a bearer route reads its access token. It is handed in by `bearerEndpoint`
+ * (shared/http/bearer-endpoint.ts) rather than imported here, because reading a token may mean
+ * verifying a JWT (jose): only the bundles of bearer routes carry that code.
+ */
+export type TokenReader = (db: Db, value: string) => Promise<TokenRecord>;
+
+export function authenticate(auth: Auth, readToken?: TokenReader): Middleware {
+  if (auth === 'bearer' && !readToken) {
+    throw new Error('A bearer route is built with bearerEndpoint (shared/http/bearer-endpoint.ts).');
+  }
   return {
     before: async (request) => {
       const state = invocation(request.event);
@@ -45,7 +55,7 @@ export function authenticate(auth: Auth): Middleware {
         context.query = query;
         context.bearer = value;
         context.token = () => {
-          read ??= requireAccessToken(context.db, value);
+          read ??= readToken!(context.db, value);
           return read;
         };
       } else if (auth === 'keyrock-token') {

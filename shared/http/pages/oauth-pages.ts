@@ -36,6 +36,14 @@ export function errorPage(status: number, error: string, description: string): H
   return html(status, layout('Request refused', body), { 'content-security-policy': PAGE_CSP, ...NO_CACHE });
 }
 
+/** What the application will receive: per scope for OpenID Connect (OIDC Core §5.4), else Keyrock's set. */
+function released(view: Consent): string {
+  if (!view.claims)
+    return 'will receive your name, email, and the roles you and your organizations hold in it.</p>';
+  const items = view.claims.map((c) => `<li>${escapeHtml(c)}</li>`).join('\n');
+  return `will receive:</p>\n<ul class="claims">\n${items}\n</ul>`;
+}
+
 function consentPage(view: Consent): HttpResult {
   const appName = view.application?.name ?? view.fallbackName;
   const appUrl = view.application?.url ?? view.redirectUri;
@@ -50,7 +58,7 @@ function consentPage(view: Consent): HttpResult {
 <h1>Allow ${escapeHtml(appName)} to use your account?</h1>
 <p>Signed in as <strong>${escapeHtml(view.userName)}</strong>.</p>
 <p><strong>${escapeHtml(appName)}</strong> (<a href="${escapeHtml(appUrl)}" rel="noopener noreferrer">${escapeHtml(appUrl)}</a>)
-will receive your name, email, and the roles you and your organizations hold in it.</p>
+${released(view)}
 <form method="post" action="/oauth2/authorize">
 ${hidden}
 <button type="submit" name="decision" value="allow">Allow</button>
@@ -74,6 +82,10 @@ ${hidden}
 /** The authorization endpoint's answer (shared/oauth/authorize-endpoint.ts) as an HTTP response. */
 export function authorizeResponse(outcome: AuthorizeOutcome): HttpResult {
   if (outcome.kind === 'redirect') return redirect(outcome.location);
-  if (outcome.kind === 'sign-in') return redirect(`/signin?return=${encodeURIComponent(outcome.returnPath)}`);
+  if (outcome.kind === 'sign-in') {
+    // prompt=login / max_age (OIDC Core §3.1.2.1): the portal shows its form to a signed-in user too.
+    const again = outcome.again ? 'prompt=login&' : '';
+    return redirect(`/signin?${again}return=${encodeURIComponent(outcome.returnPath)}`);
+  }
   return consentPage(outcome.consent);
 }

@@ -1,8 +1,13 @@
+import { config } from '../../config.js';
 import { sha256 } from '../../crypto.js';
 import { invalidGrant, invalidRequest } from '../../errors.js';
+import { isOpenIdScope } from '../../oidc/claims.js';
+import { userIdToken } from '../../oidc/id-token.js';
+import { keySet } from '../../oidc/keys.js';
 import { getCode, isLive, redeemCode, revokeGrant } from '../../store/tokens.js';
+import { getUser } from '../../store/users.js';
 import { isValidPkceValue, verifyPkce } from '../pkce.js';
-import { mintTokens } from '../tokens.js';
+import { issueTokens } from '../tokens.js';
 import { type Grant, required } from './types.js';
 
 /**
@@ -24,7 +29,7 @@ export const authorizationCode: Grant = {
     }
     return { code: sha256(code) };
   },
-  async handle({ db, form, client, read }) {
+  async handle({ db, form, client, read, issuer }) {
     const code = read.code;
     if (!code) throw invalidGrant('The authorization code is unknown or expired.');
     if (code.clientId !== client.clientId)
@@ -47,19 +52,49 @@ export const authorizationCode: Grant = {
       // RFC 9700 §2.1.1: a verifier without a challenge is a PKCE downgrade attempt.
       throw invalidGrant('code_verifier was sent but the authorization request carried no code_challenge.');
     }
-    const minted = mintTokens({
-      client,
-      userId: code.userId,
-      scope: code.scope,
-      grantId: code.grantId,
-      withRefresh: client.grantTypes.includes('refresh_token'),
-    });
-    if ((await redeemCode(db, code, minted.records)) === 'reused') {
+    const minted = await issueTokens(
+      { db, issuer },
+      {
+        client,
+        userId: code.userId,
+        scope: code.scope,
+        grantId: code.grantId,
+        withRefresh: client.grantTypes.includes('refresh_token'),
+      },
+    );
+    // OpenID Connect (OIDC Core §3.1.3.3): the user's claims and the signing keys are read while
+    // the code is redeemed; a plain OAuth client reads neither.
+    const openid = isOpenIdScope(code.scope);
+    const [outcome, user] = await Promise.all([
+      redeemCode(db, code, minted.records),
+      openid ? getUser(db, code.userId) : undefined,
+      openid ? keySet() : undefined,
+    ]);
+    if (outcome === 'reused') {
       // Lost the race to a concurrent redemption: the code is compromised, revoke what it issued.
       const now = await getCode(db, code.digest);
       await revokeGrant(db, code.grantId, now?.issued ?? []);
       throw invalidGrant('The authorization code was already used; the tokens issued for it are revoked.');
     }
-    return minted;
+    if (!openid) return minted;
+    if (!user) {
+      await revokeGrant(
+        db,
+        code.grantId,
+        minted.records.map((r) => r.digest),
+      );
+      throw invalidGrant('The user of this authorization code no longer exists.');
+    }
+    const idToken = await userIdToken({
+      issuer,
+      clientId: client.clientId,
+      user,
+      scope: code.scope,
+      nonce: code.nonce,
+      authTime: code.authTime,
+      accessToken: minted.accessToken,
+      lifetime: config().accessTokenTtl,
+    });
+    return { ...minted, idToken };
   },
 };

@@ -2,7 +2,7 @@ import { INVALID_CREDENTIALS, LOCKED_OUT, verifyPassword } from '../../domain/ac
 import { invalidGrant, invalidRequest } from '../../errors.js';
 import { putTokens } from '../../store/tokens.js';
 import { parseScope } from '../scope.js';
-import { mintTokens } from '../tokens.js';
+import { issueTokens } from '../tokens.js';
 import { type Grant, required } from './types.js';
 
 /**
@@ -18,17 +18,20 @@ export const password: Grant = {
     required(form, 'password', invalidRequest);
     return { email: username };
   },
-  async handle({ db, form, client, read }) {
+  async handle({ db, form, client, read, issuer }) {
     const scope = parseScope(form.get('scope'));
     const check = await verifyPassword(db, form.get('username')!, form.get('password')!, read.credentials);
     // RFC 6749 §5.2: wrong credentials and a locked account are both invalid_grant.
     if (!check.ok) throw invalidGrant(check.reason === 'locked' ? LOCKED_OUT : INVALID_CREDENTIALS);
-    const minted = mintTokens({
-      client,
-      userId: check.userId,
-      scope,
-      withRefresh: client.grantTypes.includes('refresh_token'),
-    });
+    const minted = await issueTokens(
+      { db, issuer },
+      {
+        client,
+        userId: check.userId,
+        scope,
+        withRefresh: client.grantTypes.includes('refresh_token'),
+      },
+    );
     await putTokens(db, minted.records);
     return minted;
   },

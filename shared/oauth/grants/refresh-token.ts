@@ -2,7 +2,7 @@ import { sha256 } from '../../crypto.js';
 import { invalidGrant, invalidRequest } from '../../errors.js';
 import { isLive, revokeGrant, rotateRefresh } from '../../store/tokens.js';
 import { narrowScope, parseScope } from '../scope.js';
-import { mintTokens } from '../tokens.js';
+import { issueTokens } from '../tokens.js';
 import { type Grant, required } from './types.js';
 
 const REPLAYED = 'The refresh token was already used; every token of this grant is revoked.';
@@ -18,7 +18,7 @@ export const refreshToken: Grant = {
   needs(form) {
     return { token: sha256(required(form, 'refresh_token', invalidRequest)) };
   },
-  async handle({ db, form, client, read }) {
+  async handle({ db, form, client, read, issuer }) {
     const old = read.token;
     if (old?.kind !== 'refresh' || old.clientId !== client.clientId) {
       throw invalidGrant('The refresh token is unknown, expired or revoked.');
@@ -29,7 +29,10 @@ export const refreshToken: Grant = {
     }
     if (!isLive(old)) throw invalidGrant('The refresh token is unknown, expired or revoked.');
     const scope = narrowScope(old.scope, parseScope(form.get('scope')));
-    const minted = mintTokens({ client, userId: old.userId, scope, grantId: old.grantId, withRefresh: true });
+    const minted = await issueTokens(
+      { db, issuer },
+      { client, userId: old.userId, scope, grantId: old.grantId, withRefresh: true },
+    );
     const outcome = await rotateRefresh(db, old, minted.records);
     if (outcome === 'replayed') {
       await revokeGrant(db, old.grantId);

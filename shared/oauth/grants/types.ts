@@ -11,6 +11,8 @@ export interface GrantContext {
   client: Client;
   /** What `needs` asked for, read in the same BatchGetItem as the client. */
   read: TokenRequestRecords;
+  /** The issuer (shared/oauth/metadata.ts `issuerFor`), for tokens that name it. */
+  issuer: string;
 }
 
 /**

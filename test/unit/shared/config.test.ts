@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../../shared/config.js';
 
@@ -28,7 +29,17 @@ describe('readConfig', () => {
       apiTokenTtl: 3600,
       secureCookies: true,
       keyrockEncryptionKey: 'nodejs_idm',
+      signingKeysSecret: undefined,
+      signingKeysFile: resolve('.data', 'signing-keys.json'),
     });
+  });
+
+  it('keeps the signing keys in the named secret, else in IDM_SIGNING_KEYS_FILE or under DATA_DIR', () => {
+    expect(
+      readConfig({ ...TABLE, IDM_SIGNING_KEYS_SECRET: 'arn:aws:secretsmanager:x' }).signingKeysSecret,
+    ).toBe('arn:aws:secretsmanager:x');
+    expect(readConfig({ ...TABLE, DATA_DIR: '/srv/idm' }).signingKeysFile).toBe('/srv/idm/signing-keys.json');
+    expect(readConfig({ ...TABLE, IDM_SIGNING_KEYS_FILE: '/k.json' }).signingKeysFile).toBe('/k.json');
   });
 
   it("reads Keyrock's password key under Keyrock's own variable name", () => {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../../../../shared/crypto.js';
+import { requireAccessToken } from '../../../../../shared/domain/access-tokens.js';
 import { AppError } from '../../../../../shared/errors.js';
 import { invocation, startInvocation } from '../../../../../shared/http/context.js';
 import { authenticate } from '../../../../../shared/http/middleware/auth.js';
@@ -39,7 +40,7 @@ async function run(
   db: FakeDb = fakeDb(items()),
 ) {
   const state = startInvocation(() => db, e, 'req-1');
-  await authenticate(auth).before!(request(e));
+  await authenticate(auth, auth === 'bearer' ? requireAccessToken : undefined).before!(request(e));
   return { state, db };
 }
 
@@ -78,6 +79,13 @@ describe('authenticate: bearer', () => {
     const { state } = await run('bearer', event('GET', '/user', { authorization: 'Bearer other' }));
     const token = state.context.token as () => Promise<unknown>;
     expect(await rejection(token())).toMatchObject({ code: 'invalid_token' });
+  });
+});
+
+describe('authenticate: how a bearer route is built', () => {
+  it('needs the token reader handed in (bearerEndpoint), so jose stays out of other bundles', () => {
+    expect(() => authenticate('bearer')).toThrow(/bearerEndpoint/);
+    expect(() => authenticate('session')).not.toThrow();
   });
 });
 
