@@ -4,6 +4,6 @@ import { pathParam } from '../shared/http/request.js';
 
 /** DELETE /v1/users/{userId} (Keyrock): oneself, or anyone for an administrator. */
 export const handler = endpoint('v1-user-delete', async ({ db, event, caller }) => {
-  await removeAccount(db, caller, userIdParam(pathParam(event, 'userId')));
+  await removeAccount(db, caller, await userIdParam(db, pathParam(event, 'userId')));
   return { statusCode: 204, headers: {}, body: '' };
 });

@@ -6,6 +6,6 @@ import { userBody } from '../shared/keyrock/users.js';
 
 /** GET /v1/users/{userId} (Keyrock): oneself, or anyone for an administrator. */
 export const handler = endpoint('v1-user-get', async ({ db, event, caller }) => {
-  const user = await readAccount(db, caller, userIdParam(pathParam(event, 'userId')));
+  const user = await readAccount(db, caller, await userIdParam(db, pathParam(event, 'userId')));
   return json(200, { user: userBody(user) });
 });

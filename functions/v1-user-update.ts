@@ -8,7 +8,7 @@ import { updatedUserBody } from '../shared/keyrock/users.js';
 
 /** PATCH /v1/users/{userId} (Keyrock): oneself, or anyone for an administrator. */
 export const handler = endpoint('v1-user-update', async ({ db, event, caller }) => {
-  const userId = userIdParam(pathParam(event, 'userId'));
+  const userId = await userIdParam(db, pathParam(event, 'userId'));
   const changes = userChangesOf(event);
   const { user, changed } = await changeAccount(db, caller, userId, changes, config().bcryptCost);
   return json(200, updatedUserBody(user, changed));

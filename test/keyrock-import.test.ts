@@ -204,6 +204,36 @@ describe('idm import keyrock', () => {
     expect((await getLogin(service.db, 'bob@test.com'))?.passwordHash).toMatch(/^\$2[aby]\$/);
   });
 
+  it('keeps the ids Keyrock gave: GET /user and /v1 answer with them, and /v1 paths take them', async () => {
+    const grant = await passwordGrant('bob@test.com', 'bob-pass');
+    const { access_token } = (await grant.json()) as { access_token: string };
+    const user = await fetch(`${service.url}/user?access_token=${encodeURIComponent(access_token)}`);
+    expect(user.status).toBe(200);
+    expect(await user.json()).toMatchObject({
+      id: BOB,
+      email: 'bob@test.com',
+      organizations: [{ id: ORG, name: 'Labs', roles: [] }],
+    });
+
+    const signIn = await fetch(`${service.url}/v1/auth/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'alice-the-admin@test.com', password: 'alice-pass' }),
+    });
+    expect(signIn.status).toBe(201);
+    const token = signIn.headers.get('x-subject-token')!;
+    const byKeyrockId = await fetch(`${service.url}/v1/users/${BOB}`, { headers: { 'x-auth-token': token } });
+    expect(byKeyrockId.status).toBe(200);
+    expect(await byKeyrockId.json()).toMatchObject({
+      user: { id: BOB, username: 'Bob', email: 'bob@test.com' },
+    });
+    const unknown = await fetch(`${service.url}/v1/users/00000000-0000-4000-8000-00000000dead`, {
+      headers: { 'x-auth-token': token },
+    });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toMatchObject({ code: 404 });
+  });
+
   it('writes nothing twice when run again, and picks up what was added since (a resumed run)', async () => {
     await maria.query('INSERT INTO idm.user SET ?', [
       {

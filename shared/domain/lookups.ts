@@ -24,7 +24,8 @@ export function keyrockRoles(r: ResolvedRoles) {
   return {
     roles: r.direct.map(role),
     organizations: r.memberships.map((m) => ({
-      id: m.membership.orgId,
+      // Moved from Keyrock: the id Keyrock's clients stored (docs/api.md, GET /user).
+      id: m.membership.orgKeyrockId ?? m.membership.orgId,
       name: m.membership.orgName,
       roles: m.roles.map(role),
     })),
@@ -34,7 +35,7 @@ export function keyrockRoles(r: ResolvedRoles) {
 /** GET /user's body (Keyrock shape: organizations carry `name`, no actorId, no nickName). */
 function userInfoBody(r: ResolvedRoles) {
   return {
-    id: r.user.id,
+    id: r.user.keyrockId ?? r.user.id,
     displayName: r.user.displayName,
     email: r.user.email,
     ...keyrockRoles(r),

@@ -1,5 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { forbidden, invalid, notFound } from '../errors.js';
+import { importedIds } from '../store/aliases.js';
 import type { Db } from '../store/db.js';
 import { deleteUser, getUser, setAdmin, type User, updateUser, usersPage } from '../store/users.js';
 import { registerUser, type SignUp } from './accounts.js';
@@ -25,10 +26,19 @@ async function managed(db: Db, caller: ApiCaller, userId: number): Promise<User>
   return user;
 }
 
-/** A user id as /v1 paths carry it: Gatehouse's integer id, in decimal. */
-export function userIdParam(raw: string): number {
-  if (!/^\d{1,15}$/.test(raw)) throw notFound('User not found');
-  return v.positiveInt(raw, 'user_id');
+const KEYROCK_ID = /^[0-9a-zA-Z][0-9a-zA-Z_-]{0,63}$/;
+
+/**
+ * A user id as /v1 paths carry it: Gatehouse's integer id in decimal, or the id Keyrock gave a
+ * user moved by `idm import keyrock` (one GetItem on its alias, pattern 22). Anything else, or an
+ * id nobody has, is Keyrock's 404.
+ */
+export async function userIdParam(db: Db, raw: string): Promise<number> {
+  if (/^\d{1,15}$/.test(raw)) return v.positiveInt(raw, 'user_id');
+  if (!KEYROCK_ID.test(raw)) throw notFound('User not found');
+  const found = (await importedIds(db, 'user', [raw])).get(raw);
+  if (found === undefined) throw notFound('User not found');
+  return found;
 }
 
 export interface UsersPage {

@@ -5,17 +5,18 @@ import type { User } from '../store/users.js';
 
 /**
  * Keyrock's JSON shapes for users, API tokens and the service totals (controllers/api/users.js,
- * authenticate.js, service_provider.js). Gatehouse's integer id goes out as a decimal string:
- * Keyrock's ids are strings (UUIDs), and its clients only ever send them back in paths.
+ * authenticate.js, service_provider.js). A user moved from Keyrock keeps the id Keyrock gave it
+ * (a UUID), so scripts that stored it keep working; any other user's integer id goes out as a
+ * decimal string. Keyrock's ids are strings, and its clients only ever send them back in paths.
  */
-export const keyrockId = (id: number) => String(id);
+export const keyrockId = (user: Pick<User, 'id' | 'keyrockId'>) => user.keyrockId ?? String(user.id);
 
 const orNull = (value: string | undefined) => (value ? value : null);
 
 /** GET /v1/users/:id `user`. */
 export function userBody(user: User) {
   return {
-    id: keyrockId(user.id),
+    id: keyrockId(user),
     username: user.displayName,
     email: user.email,
     // Gatehouse has no disabled accounts: every user that exists may sign in.
@@ -38,7 +39,7 @@ export function userListEntry(user: User) {
 /** POST /v1/users `user`: what was stored, without the password. */
 export function createdUserBody(user: User) {
   return {
-    id: keyrockId(user.id),
+    id: keyrockId(user),
     image: 'default',
     gravatar: false,
     enabled: true,
@@ -97,7 +98,7 @@ export function tokenInfoBody(value: string, subject: ApiCaller) {
     expires: new Date(subject.token.expiresAt * 1000).toISOString(),
     valid: true,
     User: {
-      id: keyrockId(user.id),
+      id: keyrockId(user),
       username: user.displayName,
       email: user.email,
       date_password: user.datePassword ?? user.createdAt,

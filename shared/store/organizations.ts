@@ -22,12 +22,16 @@ export interface Organization {
   name: string;
   description: string;
   createdAt: string;
+  /** Keyrock's id (a UUID) of an organization moved by `idm import keyrock`. */
+  keyrockId?: string;
 }
 
 export interface Membership {
   orgId: number;
   orgActorId: number;
   orgName: string;
+  /** The organization's Keyrock id, when it was moved from Keyrock (what /user answers with). */
+  orgKeyrockId?: string;
   userId: number;
   role: MemberRole;
 }
@@ -39,6 +43,7 @@ export function toOrganization(item: Item): Organization {
     name: item.name as string,
     description: (item.description as string) ?? '',
     createdAt: item.createdAt as string,
+    ...(typeof item.keyrockId === 'string' ? { keyrockId: item.keyrockId } : {}),
   };
 }
 
@@ -47,6 +52,7 @@ export function toMembership(item: Item): Membership {
     orgId: item.orgId as number,
     orgActorId: item.orgActorId as number,
     orgName: item.orgName as string,
+    ...(typeof item.orgKeyrockId === 'string' ? { orgKeyrockId: item.orgKeyrockId } : {}),
     userId: item.userId as number,
     role: item.role as MemberRole,
   };
@@ -60,6 +66,7 @@ function membershipItem(org: Organization, userId: number, role: MemberRole) {
     orgId: org.id,
     orgActorId: org.actorId,
     orgName: org.name,
+    ...(org.keyrockId ? { orgKeyrockId: org.keyrockId } : {}),
     userId,
     role,
   };
@@ -77,6 +84,7 @@ export async function createOrganization(
     name: input.name,
     description: input.description,
     createdAt: isoNow(),
+    ...(input.keyrockId ? { keyrockId: input.keyrockId } : {}),
   };
   try {
     await transact(db, [
