@@ -1,7 +1,7 @@
 /**
  * The benchmark's data, prepared through the repositories and domain functions the service itself
  * uses (no hand-built items except the bulk users of the growth section, which reuse keys.ts):
- * an application with every grant, users with 0, 1 and 20 organizations (each organization
+ * an application with every grant (and a second one with JWT access tokens), users with 0, 1 and 20 organizations (each organization
  * holding a role in the application), a permission switched on for a role (for decisions), and
  * tokens obtained from the token endpoint itself.
  */
@@ -39,6 +39,8 @@ export interface Fixture {
   client: Client;
   clientSecret: string;
   authorization: string;
+  /** Basic credentials of a second application, one with `accessTokenFormat: 'jwt'` (RFC 9068). */
+  jwtAuthorization: string;
   appId: number;
   /** The role (Purchaser) the bench users and organizations hold in the app. */
   roleId: number;
@@ -102,6 +104,18 @@ export async function prepare(db: Db, options: { with50Orgs: boolean }): Promise
       callbackUrl: CALLBACK,
     },
   );
+  // The same owner's application with JWT access tokens: its client-credentials grant signs.
+  const jwtApp = await registerApplication(
+    db,
+    { kind: 'user', userId: owner.id, actorId: owner.actorId },
+    {
+      name: 'Bench JWT app',
+      description: 'Benchmark application with RFC 9068 access tokens',
+      url: 'https://client.example',
+      callbackUrl: CALLBACK,
+      accessTokenFormat: 'jwt',
+    },
+  );
   const purchaser = roles.find((r) => r.builtIn === 'purchaser')!;
   const permission = await createPermission(db, app.id, {
     name: 'Read orders',
@@ -127,6 +141,7 @@ export async function prepare(db: Db, options: { with50Orgs: boolean }): Promise
     client: (await getClient(db, app.clientId))!,
     clientSecret,
     authorization,
+    jwtAuthorization: basic(jwtApp.app.clientId, jwtApp.clientSecret),
     appId: app.id,
     roleId: purchaser.id,
     users,

@@ -14,7 +14,16 @@ import { keys } from '../shared/store/keys.js';
 import { countDynamoDb, type DynamoDbWork } from '../shared/store/metrics.js';
 import { failChild } from './answers.js';
 import { freshCode, freshRefreshToken, loadOrgAuthorizations, loadUsers, prepare } from './fixtures.js';
-import { bcryptCost, type CodeCostFigure, checked, codeCost, measureWork, snapshot } from './measure.js';
+import {
+  bcryptCost,
+  type CodeCostFigure,
+  checked,
+  codeCost,
+  measureWork,
+  type SignatureFigure,
+  signatureCost,
+  snapshot,
+} from './measure.js';
 import { SCENARIOS, type ScenarioContext, user50Scenario } from './scenarios.js';
 import { median } from './stats.js';
 
@@ -53,6 +62,8 @@ export interface InProcessResult {
   growth: GrowthFigure[];
   codeCost: CodeCostFigure[];
   bcrypt: { cost: number; compareMs: number };
+  /** One RS256 and one ES256 signature and verification (bench/measure.ts signatureCost). */
+  signatures: SignatureFigure[];
   usersInTable: { small: number; large: number };
   /** Measured answers checked against their scenario's status (and shape; bench/measure.ts). */
   answersChecked: number;
@@ -178,6 +189,7 @@ async function main(): Promise<void> {
     growth,
     codeCost: costs,
     bcrypt: bcryptCost(f.bcryptCost, quick ? 3 : 9),
+    signatures: await signatureCost(quick ? 20 : 300),
     usersInTable: { small, large },
     answersChecked: checked.answers,
   };

@@ -5,6 +5,8 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
+import { generateKeyPair, jwtVerify, SignJWT } from 'jose';
+import { SIGNING_ALGS, type SigningAlg } from '../shared/model.js';
 import type { Db } from '../shared/store/db.js';
 import type { countDynamoDb, DynamoDbWork } from '../shared/store/metrics.js';
 import type { Item } from '../shared/store/ops.js';
@@ -191,4 +193,53 @@ export function bcryptCost(cost: number, runs: number): { cost: number; compareM
     ms.push((used.user + used.system) / 1000);
   }
   return { cost, compareMs: median(ms) };
+}
+
+/** CPU time of one JWT signature and one verification with an algorithm Gatehouse signs with. */
+export interface SignatureFigure {
+  alg: SigningAlg;
+  signUs: number;
+  verifyUs: number;
+  /** Bytes of the signed token (a client-credentials access token's claims). */
+  tokenBytes: number;
+}
+
+/**
+ * One RS256 and one ES256 signature and verification of a client-credentials JWT access token's
+ * claims (RFC 9068), with jose on a key made for the run, as shared/oidc/id-token.ts signs: the
+ * median of three windows of `runs` operations, in CPU time (process.cpuUsage).
+ */
+export async function signatureCost(runs: number): Promise<SignatureFigure[]> {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = {
+    iss: 'https://idm.example.com',
+    sub: '8d2b6f0e-4c1a-4b55-9d3e-2f1c0a9b8e77',
+    aud: '8d2b6f0e-4c1a-4b55-9d3e-2f1c0a9b8e77',
+    client_id: '8d2b6f0e-4c1a-4b55-9d3e-2f1c0a9b8e77',
+    app_id: 1,
+    jti: '1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+    iat: now,
+    exp: now + 3600,
+  };
+  const window = async (op: () => Promise<unknown>) => {
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < runs; i++) await op();
+    const used = process.cpuUsage(cpu);
+    return (used.user + used.system) / runs;
+  };
+  const median3 = async (op: () => Promise<unknown>) => {
+    for (let i = 0; i < Math.min(runs, 20); i++) await op(); // warm-up
+    return median([await window(op), await window(op), await window(op)]);
+  };
+  const out: SignatureFigure[] = [];
+  for (const alg of SIGNING_ALGS) {
+    const { privateKey, publicKey } = await generateKeyPair(alg);
+    const sign = () =>
+      new SignJWT(claims).setProtectedHeader({ alg, kid: 'bench', typ: 'at+jwt' }).sign(privateKey);
+    const token = await sign();
+    const signUs = await median3(sign);
+    const verifyUs = await median3(() => jwtVerify(token, publicKey, { algorithms: [alg] }));
+    out.push({ alg, signUs, verifyUs, tokenBytes: Buffer.byteLength(token) });
+  }
+  return out;
 }

@@ -54,6 +54,7 @@ export function costSection(cost: CostResult, inProcess: InProcessResult): strin
     `**${usd(r.perMillion.total)}**`,
   ]);
   const cc = cost.rows.find((r) => r.id === 'token-client_credentials');
+  const ccJwt = cost.rows.find((r) => r.id === 'token-client_credentials-jwt');
   const tokens = PRICES.cognitoM2MTokenRequests;
   return [
     '## 6. Cost per million requests on AWS',
@@ -78,6 +79,10 @@ export function costSection(cost: CostResult, inProcess: InProcessResult): strin
     '',
     cc
       ? `For comparison, Amazon Cognito's machine-to-machine tokens cost ${usd(cost.cognitoPerMillion)} per million token requests at its first tier ($${fmt(tokens.value * 1000, 2)} per 1,000; graduated tiers lower it at volume), plus $${PRICES.cognitoM2MAppClients.value} per app client a month; the same client-credentials work here costs about ${usd(cc.perMillion.total)} per million, ${fmt(cost.cognitoPerMillion / cc.perMillion.total, 0)}× less.`
+      : '',
+    '',
+    cc && ccJwt
+      ? `With JWT access tokens (RFC 9068) the client-credentials grant costs ${usd(ccJwt.perMillion.total)} per million against ${usd(cc.perMillion.total)} with opaque tokens: DynamoDB ${usd(ccJwt.perMillion.dynamodb)} instead of ${usd(cc.perMillion.dynamodb)} (one read, no write), Lambda ${usd(ccJwt.perMillion.lambdaRequests + ccJwt.perMillion.lambdaDuration)} instead of ${usd(cc.perMillion.lambdaRequests + cc.perMillion.lambdaDuration)} (the signature's CPU, and one round trip less).`
       : '',
     '',
     appOrganizationsNote(inProcess),

@@ -83,6 +83,8 @@ async function main(): Promise<void> {
         s3Endpoint: 'http://127.0.0.1:1',
       }),
       IDM_PUBLIC_URL: 'http://localhost',
+      // The JWT application's grant signs: a key set of the run's own, never the developer's .data/.
+      IDM_SIGNING_KEYS_FILE: join(tmp, 'signing-keys.json'),
       IDM_BCRYPT_COST: '10',
       ...(quick ? { BENCH_QUICK: '1' } : {}),
     });

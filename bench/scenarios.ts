@@ -11,6 +11,7 @@ import { CALLBACK, type Fixture, freshCode, freshRefreshToken, PASSWORD } from '
 import { type BenchRequest, form } from './invoke.js';
 import {
   emptyObject,
+  jwtTokenResponse,
   listsApplication,
   redirectWithCode,
   scimConfig,
@@ -82,6 +83,18 @@ export const TOKEN_SCENARIOS: Scenario[] = [
     expectStatus: 200,
     shape: () => tokenResponse(false),
     request: async (ctx) => tokenRequest(ctx, { grant_type: 'client_credentials' }),
+  },
+  {
+    // RFC 9068: the same grant for an application with JWT access tokens: one read, a signature, no write.
+    id: 'token-client_credentials-jwt',
+    label: 'POST /oauth2/token client_credentials (JWT access token)',
+    maxRoundTrips: 3,
+    expectStatus: 200,
+    shape: () => jwtTokenResponse,
+    request: async (ctx) => ({
+      ...tokenRequest(ctx, { grant_type: 'client_credentials' }),
+      headers: { authorization: ctx.f.jwtAuthorization, 'content-type': 'application/x-www-form-urlencoded' },
+    }),
   },
   {
     id: 'token-refresh_token',

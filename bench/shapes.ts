@@ -38,6 +38,23 @@ export const tokenResponse = (withRefresh: boolean): Shape =>
   });
 
 /**
+ * A client-credentials token response whose access token is an RFC 9068 JWT: a compact JWS whose
+ * header says `typ: at+jwt` (not verified here; the lookups' tests do that).
+ */
+export const jwtTokenResponse: Shape = object((b) => {
+  const wrong = tokenResponse(false)({ status: 200, headers: {}, body: JSON.stringify(b) });
+  if (wrong) return wrong;
+  const [header, payload, signature] = String(b.access_token).split('.');
+  if (!header || !payload || !signature) return 'the access_token is not a JWT';
+  try {
+    const typ = (JSON.parse(Buffer.from(header, 'base64url').toString()) as Json).typ;
+    return typ === 'at+jwt' ? undefined : `typ ${String(typ)} instead of at+jwt`;
+  } catch {
+    return 'the JWT header is not JSON';
+  }
+});
+
+/**
  * GET /user or GET /users/:id for a user who holds a role directly and whose every organization
  * holds one too (the fixture's users): the right id, roles, every organization with its roles,
  * and, when asked, the decision.

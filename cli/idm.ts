@@ -93,7 +93,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
 
   'app create': command({
     usage:
-      'app create --owner <userId> --name N --description D --url U --callback C [--grant-types authorization_code,implicit,password,client_credentials,refresh_token] [--access-token-format opaque|jwt]',
+      'app create --owner <userId> --name N --description D --url U --callback C [--grant-types authorization_code,implicit,password,client_credentials,refresh_token] [--access-token-format opaque|jwt] [--post-logout-uri U]...',
     flags: {
       owner: { kind: 'id', required: true },
       name: { kind: 'string', required: true },
@@ -102,8 +102,15 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
       callback: { kind: 'string', required: true },
       'grant-types': { kind: 'string' },
       'access-token-format': { kind: 'string' },
+      // RP-Initiated Logout 1.0 §3; repeat the flag for several (Keyrock's redirect_sign_out_uri is one).
+      'post-logout-uri': { kind: 'list' },
     },
-    fields: { callbackUrl: 'callback', grantTypes: 'grant-types', accessTokenFormat: 'access-token-format' },
+    fields: {
+      callbackUrl: 'callback',
+      grantTypes: 'grant-types',
+      accessTokenFormat: 'access-token-format',
+      postLogoutRedirectUris: 'post-logout-uri',
+    },
     async run(db, f) {
       const input = {
         name: f.name,
@@ -112,6 +119,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
         callbackUrl: f.callback,
         grantTypes: f['grant-types'],
         accessTokenFormat: f['access-token-format'],
+        postLogoutRedirectUris: f['post-logout-uri'],
       };
       applicationFields(input); // bad input is reported before any read or write
       // The store gives the owner the Provider role in the same transaction.
@@ -125,6 +133,7 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
         url: app.url,
         callbackUrl: app.callbackUrl,
         accessTokenFormat: app.accessTokenFormat,
+        postLogoutRedirectUris: app.postLogoutRedirectUris,
         roles: roles.map((r) => ({ id: r.id, name: r.name })),
       };
     },

@@ -1,5 +1,4 @@
 import { dropMember } from '../shared/domain/organizations.js';
-import { requireOwner } from '../shared/domain/permissions-policy.js';
 import { positiveInt } from '../shared/domain/validate.js';
 import { endpoint } from '../shared/http/handler.js';
 import { pathParam } from '../shared/http/request.js';
@@ -9,7 +8,6 @@ import { json } from '../shared/http/response.js';
 export const handler = endpoint('api-member-delete', async ({ db, event, session }) => {
   const orgId = positiveInt(pathParam(event, 'id'), 'id');
   const userId = positiveInt(pathParam(event, 'userId'), 'userId');
-  await requireOwner(db, orgId, session.userId);
-  await dropMember(db, orgId, userId);
+  await dropMember(db, { userId: session.userId }, orgId, userId);
   return json(200, { userId, removed: true });
 });

@@ -1,5 +1,4 @@
 import { changeMember } from '../shared/domain/organizations.js';
-import { requireOwner } from '../shared/domain/permissions-policy.js';
 import { memberRole, positiveInt } from '../shared/domain/validate.js';
 import { endpoint } from '../shared/http/handler.js';
 import { jsonBody, pathParam } from '../shared/http/request.js';
@@ -10,7 +9,6 @@ export const handler = endpoint('api-member-update', async ({ db, event, session
   const orgId = positiveInt(pathParam(event, 'id'), 'id');
   const userId = positiveInt(pathParam(event, 'userId'), 'userId');
   const role = memberRole(jsonBody(event).role);
-  await requireOwner(db, orgId, session.userId);
-  const m = await changeMember(db, orgId, userId, role);
+  const m = await changeMember(db, { userId: session.userId }, orgId, userId, role);
   return json(200, { userId: m.userId, role: m.role });
 });

@@ -1,5 +1,4 @@
 import { addMember } from '../shared/domain/organizations.js';
-import { requireOwner } from '../shared/domain/permissions-policy.js';
 import { findUser } from '../shared/domain/portal-views.js';
 import { memberRole, positiveInt } from '../shared/domain/validate.js';
 import { endpoint } from '../shared/http/handler.js';
@@ -11,7 +10,6 @@ export const handler = endpoint('api-members-create', async ({ db, event, sessio
   const orgId = positiveInt(pathParam(event, 'id'), 'id');
   const body = jsonBody(event);
   const role = memberRole(body.role);
-  await requireOwner(db, orgId, session.userId);
-  const m = await addMember(db, orgId, await findUser(db, body.user), role);
+  const m = await addMember(db, { userId: session.userId }, orgId, () => findUser(db, body.user), role);
   return json(201, { userId: m.userId, role: m.role });
 });

@@ -1,4 +1,3 @@
-import { requireMember } from '../shared/domain/permissions-policy.js';
 import { organizationDetail } from '../shared/domain/portal-views.js';
 import { positiveInt } from '../shared/domain/validate.js';
 import { endpoint } from '../shared/http/handler.js';
@@ -8,6 +7,5 @@ import { json } from '../shared/http/response.js';
 /** GET /api/organizations/{id}: profile and members, for members only. */
 export const handler = endpoint('api-organization-get', async ({ db, event, session }) => {
   const orgId = positiveInt(pathParam(event, 'id'), 'id');
-  const me = await requireMember(db, orgId, session.userId);
-  return json(200, await organizationDetail(db, orgId, me.role));
+  return json(200, await organizationDetail(db, { userId: session.userId }, orgId));
 });

@@ -1,11 +1,8 @@
-import { Fn, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Fn, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Route } from '../shared/routes.js';
-import { constructId, type RouteFunctions } from './route-functions.js';
 
 export interface GatehouseApiProps {
   readonly throttleRate: number;
@@ -32,9 +29,9 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
 });
 
 /**
- * The HTTP API with its throttled `$default` stage and access logs. Routes come later
- * (`addRoutes`): CloudFront needs only the API's endpoint, and the functions need CloudFront's
- * URL, so creating the API first and its routes last keeps the template free of cycles.
+ * The HTTP API with its throttled `$default` stage and access logs. Its routes live in the area
+ * nested stacks (infra/area-stack.ts): CloudFront needs only the API's endpoint, and the
+ * functions need CloudFront's URL, so the API comes first and its routes after, free of cycles.
  *
  * Resources go into the stack's scope so their logical IDs stay those of the deployed stack.
  */
@@ -66,24 +63,5 @@ export class GatehouseApi extends Construct {
       },
     });
     this.domainName = Fn.select(2, Fn.split('/', this.api.apiEndpoint));
-  }
-
-  /** One API route per route-table entry, each proxying to its route's function. */
-  addRoutes(routes: readonly Route[], functions: RouteFunctions): void {
-    for (const route of routes) {
-      const fn = functions.functions.get(route.fn)!;
-      const added = this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method as keyof typeof HttpMethod]],
-        integration: new HttpLambdaIntegration(`${constructId(route.fn)}${route.method}Integration`, fn),
-      });
-      for (const apiRoute of added) {
-        Validations.of(apiRoute).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason:
-            'Authorization is the service itself: OAuth 2.0 bearer tokens, client credentials and session cookies are checked in the functions (RFC 6749/6750); an API Gateway authorizer cannot express that.',
-        });
-      }
-    }
   }
 }

@@ -41,12 +41,22 @@ export const SIGNING_KEY_ACTIONS = [
   'secretsmanager:PutSecretValue',
 ] as const;
 
+/** Sending mail through SES v2 (`SendEmail` authorises on the identity and configuration set). */
+export const MAIL_ACTIONS = ['ses:SendEmail'] as const;
+
+/** What a mail-sending function may send as: the SES identity and the configuration set. */
+export interface SesResources {
+  identityArn: string;
+  configurationSetArn?: string | undefined;
+}
+
 /** The IAM statements a route's function gets, straight from its route-table entry. */
 export function routeStatements(
   route: Route,
   table: ITable,
   logoBucket: IBucket,
   signingKeys?: ISecret,
+  mail?: SesResources,
 ): PolicyStatement[] {
   const statements: PolicyStatement[] = [];
   if (route.table !== 'none') {
@@ -79,6 +89,15 @@ export function routeStatements(
         effect: Effect.ALLOW,
         actions: [...SIGNING_KEY_ACTIONS],
         resources: [signingKeys.secretArn],
+      }),
+    );
+  }
+  if (route.mail === 'send' && mail) {
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...MAIL_ACTIONS],
+        resources: [mail.identityArn, ...(mail.configurationSetArn ? [mail.configurationSetArn] : [])],
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CfnElement, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -12,7 +12,8 @@ import { Construct } from 'constructs';
 import type { Config } from '../shared/config.js';
 import type { Route } from '../shared/routes.js';
 import { BUNDLING, FUNCTION_NODE_OPTIONS, NODE_RUNTIME_MAJOR, nodeModulesFor } from './bundling.js';
-import { LOGO_PREFIX, routeStatements } from './grants.js';
+import { LOGO_PREFIX, routeStatements, type SesResources } from './grants.js';
+import type { MailSettings } from './settings.js';
 
 export const DEFAULT_MEMORY_MB = 256;
 export const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -28,15 +29,54 @@ const RUNTIME = (() => {
  * The environment every function gets, built from the same typed fields `shared/config.ts`
  * reads, so a renamed variable breaks type-checking and test/infra instead of a cold start.
  */
-export type FunctionSettings = Pick<Config, 'tableName' | 'logoBucket' | 'publicUrl'>;
+export type FunctionSettings = Pick<Config, 'tableName' | 'logoBucket' | 'publicUrl'> &
+  Partial<Pick<Config, 'requireEmailVerification'>>;
 export function lambdaEnvironment(settings: FunctionSettings): Record<string, string> {
   return {
     IDM_TABLE_NAME: settings.tableName,
     IDM_LOGO_BUCKET: settings.logoBucket,
     IDM_PUBLIC_URL: settings.publicUrl,
+    // On in AWS unless the context says otherwise (shared/config.ts: off unless "true").
+    IDM_REQUIRE_EMAIL_VERIFICATION: String(settings.requireEmailVerification ?? true),
     // Stack traces point into the TypeScript sources (the bundles ship source maps).
     NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
   };
+}
+
+/** The sender and configuration set, for the functions that send mail (shared/config.ts). */
+export function mailEnvironment(mail: MailSettings): Record<string, string> {
+  return {
+    IDM_MAIL_FROM: mail.from,
+    ...(mail.configurationSet ? { IDM_SES_CONFIGURATION_SET: mail.configurationSet } : {}),
+  };
+}
+
+/** The ARNs `ses:SendEmail` is granted on: the sender's identity and the configuration set. */
+function sesResources(scope: Construct, mail: MailSettings): SesResources {
+  const stack = Stack.of(scope);
+  return {
+    identityArn: stack.formatArn({ service: 'ses', resource: 'identity', resourceName: mail.identity }),
+    ...(mail.configurationSet
+      ? {
+          configurationSetArn: stack.formatArn({
+            service: 'ses',
+            resource: 'configuration-set',
+            resourceName: mail.configurationSet,
+          }),
+        }
+      : {}),
+  };
+}
+
+/**
+ * How cdk-nag names an ARN in a finding: `<Bucket.Arn>` for the bucket's own attribute in this
+ * stack, `<LogoBucketArn>` for a parameter (the logo bucket as a nested stack sees it).
+ */
+function nagReference(scope: Construct, arn: string): string {
+  const resolved = Stack.of(scope).resolve(arn) as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+  if (resolved.Ref) return `<${resolved.Ref}>`;
+  if (resolved['Fn::GetAtt']) return `<${resolved['Fn::GetAtt'].join('.')}>`;
+  throw new Error(`Cannot name ${JSON.stringify(resolved)} as cdk-nag does.`);
 }
 
 /** `scim-service-provider-configs` → `ScimServiceProviderConfigs` (construct ids). */
@@ -56,6 +96,8 @@ export interface RouteFunctionsProps {
   /** The signing key set: readable (and named in the environment) only where the route says so. */
   readonly signingKeys: ISecret;
   readonly environment: FunctionSettings;
+  /** Mail sending (SES) for the routes with `mail: 'send'`; none when not configured. */
+  readonly mail?: MailSettings | undefined;
   readonly logRetention: RetentionDays;
   readonly logRemovalPolicy: RemovalPolicy;
 }
@@ -86,13 +128,19 @@ export class RouteFunctions extends Construct {
       });
       // Instead of AWSLambdaBasicExecutionRole (any log group): only this function's own.
       logGroup.grantWrite(role);
-      for (const statement of routeStatements(route, props.table, props.logoBucket, props.signingKeys)) {
+      const mail = route.mail === 'send' && props.mail ? sesResources(this, props.mail) : undefined;
+      for (const statement of routeStatements(
+        route,
+        props.table,
+        props.logoBucket,
+        props.signingKeys,
+        mail,
+      )) {
         role.addToPrincipalPolicy(statement);
       }
       if (route.logos !== 'none') {
-        const bucket = Stack.of(this).getLogicalId(props.logoBucket.node.defaultChild as CfnElement);
         Validations.of(role).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${bucket}.Arn>/${LOGO_PREFIX}*]`,
+          id: `AwsSolutions-IAM5[Resource::${nagReference(this, props.logoBucket.bucketArn)}/${LOGO_PREFIX}*]`,
           reason: `Logo objects are named per application under ${LOGO_PREFIX}; the grant covers that prefix of the logo bucket only.`,
         });
       }
@@ -113,6 +161,7 @@ export class RouteFunctions extends Construct {
         environment: {
           ...lambdaEnvironment(props.environment),
           ...(route.signingKeys ? { IDM_SIGNING_KEYS_SECRET: props.signingKeys.secretArn } : {}),
+          ...(mail && props.mail ? mailEnvironment(props.mail) : {}),
         },
         bundling: {
           // One definition with the benchmark (infra/bundling.ts): minified ESM, source maps,
@@ -162,7 +211,8 @@ export function uniqueFunctions(routes: readonly Route[]): Map<string, Route> {
       seen.memory !== route.memory ||
       seen.timeoutSeconds !== route.timeoutSeconds ||
       seen.x86 !== route.x86 ||
-      seen.signingKeys !== route.signingKeys
+      seen.signingKeys !== route.signingKeys ||
+      seen.mail !== route.mail
     ) {
       throw new Error(
         `Routes ${seen.method} ${seen.path} and ${route.method} ${route.path} share function ${route.fn} but differ in access or sizing.`,

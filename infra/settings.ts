@@ -18,6 +18,20 @@ export interface DeploySettings {
   readonly certificateArn: string | undefined;
   /** Optional AWS WAF rate-based rule: requests per 5 minutes per client IP (needs us-east-1). */
   readonly wafRateLimit: number | undefined;
+  /**
+   * Mail (SES): the sender address (`mailFrom`), the SES identity it belongs to (`mailIdentity`,
+   * default: the address's domain) and an optional configuration set. Without `mailFrom` no
+   * function may send mail (no grant), so verification and reset links cannot go out.
+   */
+  readonly mail: MailSettings | undefined;
+  /** New portal accounts must follow the emailed link before signing in (default on). */
+  readonly requireEmailVerification: boolean;
+}
+
+export interface MailSettings {
+  readonly from: string;
+  readonly identity: string;
+  readonly configurationSet: string | undefined;
 }
 
 /** Retention periods CloudWatch Logs accepts (the RetentionDays enum). */
@@ -40,6 +54,37 @@ function int(node: Node, key: string, fallback: number | undefined, min: number,
     throw new Error(`Context error: ${key} must be an integer from ${min} to ${max}, got "${raw}".`);
   }
   return value;
+}
+
+function mailSettings(node: Node): MailSettings | undefined {
+  const from = text(node, 'mailFrom');
+  const identity = text(node, 'mailIdentity');
+  const configurationSet = text(node, 'sesConfigurationSet');
+  if (from === undefined) {
+    if (identity !== undefined || configurationSet !== undefined) {
+      throw new Error(
+        'Context error: mailIdentity and sesConfigurationSet need mailFrom (the sender address).',
+      );
+    }
+    return undefined;
+  }
+  if (!/^[^\s@<>"]+@[a-z0-9]([a-z0-9.-]*[a-z0-9])?\.[a-z]{2,63}$/i.test(from)) {
+    throw new Error(`Context error: mailFrom must be a plain email address, got "${from}".`);
+  }
+  if (configurationSet !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(configurationSet)) {
+    throw new Error(
+      `Context error: sesConfigurationSet "${configurationSet}" is not an SES configuration set name.`,
+    );
+  }
+  return { from, identity: identity ?? from.split('@')[1]!.toLowerCase(), configurationSet };
+}
+
+function flag(node: Node, key: string, fallback: boolean): boolean {
+  const raw = text(node, key);
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false')
+    throw new Error(`Context error: ${key} must be true or false, got "${raw}".`);
+  return raw === 'true';
 }
 
 export function readSettings(node: Node): DeploySettings {
@@ -78,5 +123,7 @@ export function readSettings(node: Node): DeploySettings {
     domainName,
     certificateArn,
     wafRateLimit: int(node, 'wafRateLimit', undefined, 10, 2_000_000_000),
+    mail: mailSettings(node),
+    requireEmailVerification: flag(node, 'requireEmailVerification', true),
   });
 }

@@ -2,14 +2,16 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { Route } from '../shared/routes.js';
 import { GatehouseApi } from './api.js';
+import { AreaStack } from './area-stack.js';
+import { type Area, areaStackId, routesByArea } from './areas.js';
 import { GatehouseCdn } from './cdn.js';
 import { GatehouseData } from './data.js';
 import { PortalFiles } from './portal-files.js';
-import { RouteFunctions } from './route-functions.js';
 import { readSettings } from './settings.js';
 
 // The tests import these from the stack module.
@@ -25,19 +27,23 @@ export interface GatehouseStackProps extends StackProps {
 }
 
 /**
- * The whole service: table, buckets, one Lambda per route, HTTP API, CloudFront.
+ * The whole service: table, buckets, HTTP API, CloudFront here; one Lambda per route, with its
+ * API routes, in one nested stack per API area (infra/areas.ts), so no template nears
+ * CloudFormation's 500 resources as the route table grows (docs/decisions.md).
  *
- * The parts are constructs for reading's sake only: each creates its resources in this stack's
- * scope, so the logical IDs (and the deployed table and buckets) stay what they were when all of
- * it lived here. The order matters twice: the API exists before CloudFront (its origin) and the
- * functions (which get CloudFront's URL) and gets its routes last, so the template has no cycle;
- * and the template lists resources in creation order, so keeping it keeps the template unchanged.
+ * The stateful parts are constructs for reading's sake only: each creates its resources in this
+ * stack's scope, so the logical IDs (and the deployed table and buckets) stay what they were. The
+ * order matters: the API exists before CloudFront (its origin) and the area stacks (whose
+ * functions get CloudFront's URL and whose routes attach to the API), so there is no cycle.
  */
 export class GatehouseStack extends Stack {
   readonly api: HttpApi;
   readonly table: Table;
   readonly distribution: Distribution;
-  readonly functions: RouteFunctions;
+  /** Every route function by `fn` name, whichever area's nested stack holds it. */
+  readonly functions: { readonly functions: ReadonlyMap<string, NodejsFunction> };
+  /** The nested stack per non-empty API area (infra/areas.ts). */
+  readonly areas = new Map<Area, AreaStack>();
 
   constructor(scope: Construct, id: string, props: GatehouseStackProps) {
     super(scope, id, props);
@@ -63,21 +69,31 @@ export class GatehouseStack extends Stack {
       accessLogs: data.accessLogs,
       settings,
     });
-    this.functions = new RouteFunctions(this, 'Functions', {
-      routes: props.routes,
-      projectRoot: props.projectRoot,
-      table: data.table,
-      logoBucket: data.logoBucket,
-      signingKeys: data.signingKeys,
-      environment: {
-        tableName: data.table.tableName,
-        logoBucket: data.logoBucket.bucketName,
-        publicUrl: cdn.publicUrl,
-      },
-      logRetention,
-      logRemovalPolicy: removalPolicy,
-    });
-    http.addRoutes(props.routes, this.functions);
+    const environment = {
+      tableName: data.table.tableName,
+      logoBucket: data.logoBucket.bucketName,
+      publicUrl: cdn.publicUrl,
+      requireEmailVerification: settings.requireEmailVerification,
+    };
+    const functions = new Map<string, NodejsFunction>();
+    for (const [area, routes] of routesByArea(props.routes)) {
+      const nested = new AreaStack(this, areaStackId(area), {
+        area,
+        routes,
+        projectRoot: props.projectRoot,
+        api: http.api,
+        table: data.table,
+        logoBucket: data.logoBucket,
+        signingKeys: data.signingKeys,
+        environment,
+        mail: settings.mail,
+        logRetention,
+        logRemovalPolicy: removalPolicy,
+      });
+      this.areas.set(area, nested);
+      for (const [fn, construct] of nested.functions.functions) functions.set(fn, construct);
+    }
+    this.functions = { functions };
     new PortalFiles(this, 'PortalFilesGroup', {
       portalDir: props.portalDir,
       portalBucket: data.portalBucket,

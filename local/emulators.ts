@@ -141,6 +141,51 @@ export async function ensureLocalTable(endpoint: string, table: string): Promise
   }
 }
 
+/** The local mail catcher: SMTP for the service, a web inbox and its HTTP API for people and tests. */
+export interface MailCatcher extends Emulator {
+  /** What IDM_SMTP_URL points at. */
+  smtpUrl: string;
+  /** The web inbox; its HTTP API is under `/api` (`GET /api/email`). */
+  webUrl: string;
+}
+
+/**
+ * Starts maildev on 127.0.0.1 (SMTP and web ports), keeping mail under `dataDir` when given
+ * (in memory otherwise). maildev prints a line of its own on start; it is held back so that
+ * `npm start` still says in one line where everything listens.
+ */
+export async function startMailCatcher(options: {
+  smtpPort: number;
+  webPort: number;
+  dataDir?: string;
+}): Promise<MailCatcher> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const { MailDev } = await import('maildev');
+  const maildev = new MailDev({
+    smtp: options.smtpPort,
+    ip: '127.0.0.1',
+    web: options.webPort,
+    webIp: '127.0.0.1',
+    silent: true,
+    ...(options.dataDir ? { mailDirectory: options.dataDir } : {}),
+  });
+  const info = console.info;
+  console.info = () => undefined;
+  try {
+    await maildev.start();
+  } catch (error) {
+    throw new StartupError(`The mail catcher (maildev) could not start: ${(error as Error).message}`);
+  } finally {
+    console.info = info;
+  }
+  return {
+    endpoint: `smtp://127.0.0.1:${options.smtpPort}`,
+    smtpUrl: `smtp://127.0.0.1:${options.smtpPort}`,
+    webUrl: `http://127.0.0.1:${options.webPort}`,
+    stop: () => maildev.stop(),
+  };
+}
+
 /** Starts s3rver (an S3-compatible server) on 127.0.0.1 with objects under `dataDir`. */
 export async function startS3(options: { port: number; dataDir: string }): Promise<Emulator> {
   mkdirSync(options.dataDir, { recursive: true });

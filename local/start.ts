@@ -12,6 +12,7 @@ import {
   portFree,
   StartupError,
   startDynamoDbLocal,
+  startMailCatcher,
   startS3,
 } from './emulators.js';
 import { clearRuntime, dataDir, LOCAL, localEnv, writeRuntime } from './runtime.js';
@@ -30,10 +31,14 @@ async function main(): Promise<void> {
   const httpPort = port('PORT', 3000);
   const dynamoPort = port('DYNAMODB_PORT', 8000);
   const s3Port = port('S3_PORT', 4569);
+  const mailPort = port('MAIL_PORT', 1025);
+  const mailWebPort = port('MAIL_WEB_PORT', 1080);
   for (const [name, p] of [
     ['PORT', httpPort],
     ['DYNAMODB_PORT', dynamoPort],
     ['S3_PORT', s3Port],
+    ['MAIL_PORT', mailPort],
+    ['MAIL_WEB_PORT', mailWebPort],
   ] as const) {
     if (!(await portFree(p)))
       throw new StartupError(
@@ -51,6 +56,12 @@ async function main(): Promise<void> {
     running.push(dynamo);
     const s3 = await startS3({ port: s3Port, dataDir: join(dir, 's3') });
     running.push(s3);
+    const mail = await startMailCatcher({
+      smtpPort: mailPort,
+      webPort: mailWebPort,
+      dataDir: join(dir, 'mail'),
+    });
+    running.push(mail);
     const url = `http://localhost:${httpPort}`;
     const env = localEnv({
       table: LOCAL.table,
@@ -59,7 +70,10 @@ async function main(): Promise<void> {
       s3Endpoint: s3.endpoint,
       url,
     });
-    Object.assign(process.env, env, { IDM_INSECURE_COOKIES: process.env.IDM_INSECURE_COOKIES ?? 'true' });
+    Object.assign(process.env, env, {
+      IDM_INSECURE_COOKIES: process.env.IDM_INSECURE_COOKIES ?? 'true',
+      IDM_SMTP_URL: mail.smtpUrl,
+    });
     process.env.IDM_LOG_LEVEL ??= 'WARN';
 
     await ensureLocalTable(dynamo.endpoint, LOCAL.table);
@@ -88,7 +102,9 @@ async function main(): Promise<void> {
       table: LOCAL.table,
       logoBucket: LOCAL.logoBucket,
     });
-    console.log(`Gatehouse is listening on ${url} (data in ${dir}; Ctrl-C to stop)`);
+    console.log(
+      `Gatehouse is listening on ${url} (mail inbox on ${mail.webUrl}; data in ${dir}; Ctrl-C to stop)`,
+    );
 
     let stopping = false;
     const shutdown = async () => {

@@ -38,6 +38,17 @@ export interface Config {
   readonly signingKeysSecret: string | undefined;
   /** Default DATA_DIR/signing-keys.json, next to the local run's DynamoDB files. */
   readonly signingKeysFile: string;
+  /**
+   * New portal accounts must follow the link mailed to them before they can sign in
+   * (IDM_REQUIRE_EMAIL_VERIFICATION; off unless "true": local trials; the CDK stack turns it on).
+   */
+  readonly requireEmailVerification: boolean;
+  /** Sender of the service's mail (IDM_MAIL_FROM). */
+  readonly mailFrom: string;
+  /** Local runs: the SMTP server mail goes to (IDM_SMTP_URL); unset in AWS, where SES sends. */
+  readonly smtpUrl: string | undefined;
+  /** The SES configuration set mail is sent with (IDM_SES_CONFIGURATION_SET), if any. */
+  readonly sesConfigurationSet: string | undefined;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -76,6 +87,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyrockEncryptionKey: env.IDM_ENCRYPTION_KEY || 'nodejs_idm',
     signingKeysSecret: env.IDM_SIGNING_KEYS_SECRET || undefined,
     signingKeysFile: env.IDM_SIGNING_KEYS_FILE || join(resolve(env.DATA_DIR ?? '.data'), 'signing-keys.json'),
+    requireEmailVerification: env.IDM_REQUIRE_EMAIL_VERIFICATION === 'true',
+    mailFrom: env.IDM_MAIL_FROM || 'Gatehouse <no-reply@gatehouse.localhost>',
+    smtpUrl: env.IDM_SMTP_URL || undefined,
+    sesConfigurationSet: env.IDM_SES_CONFIGURATION_SET || undefined,
   });
 }
 

@@ -348,6 +348,19 @@ describe('applications', () => {
     expect(edit.body.field).toBe('callbackUrl');
     const ok = await c.call('PUT', `/api/applications/${id}`, { ...APP, name: 'Shop 2' });
     expect(ok.body.application.name).toBe('Shop 2');
+    // RP-Initiated Logout 1.0 §3: the post-logout redirect URIs, kept when an edit leaves them out.
+    const badLogout = await c.call('PUT', `/api/applications/${id}`, {
+      ...APP,
+      postLogoutRedirectUris: ['https://x.example.com/bye#frag'],
+    });
+    expect(badLogout.body.field).toBe('postLogoutRedirectUris');
+    const logout = await c.call('PUT', `/api/applications/${id}`, {
+      ...APP,
+      postLogoutRedirectUris: ['https://x.example.com/bye'],
+    });
+    expect(logout.body.application.postLogoutRedirectUris).toEqual(['https://x.example.com/bye']);
+    const kept = await c.call('PUT', `/api/applications/${id}`, { ...APP, name: 'Shop 3' });
+    expect(kept.body.application.postLogoutRedirectUris).toEqual(['https://x.example.com/bye']);
     expect((await c.call('DELETE', `/api/applications/${id}`)).status).toBe(200);
     expect((await c.call('GET', `/api/applications/${id}`)).status).toBe(404);
   });
@@ -389,6 +402,12 @@ describe('organizations and acting on their behalf', () => {
         })
       ).status,
     ).toBe(403);
+    // Refused before the lookup: a non-owner cannot learn whether an address has an account.
+    const probe = await member.call('POST', `/api/organizations/${org.id}/members`, {
+      user: 'nobody@example.com',
+      role: 'member',
+    });
+    expect(probe.status).toBe(403);
     expect((await member.call('DELETE', `/api/organizations/${org.id}/members/${me.user.id}`)).status).toBe(
       403,
     );

@@ -4,7 +4,10 @@
  * The fixture is prepared on DynamoDB Local once, through the bench's own prepare(); every check
  * then runs against the canned stores, as section 3 does.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { WrongAnswer } from '../bench/answers.js';
 import type { ColdStartResult } from '../bench/cold-start.js';
@@ -33,7 +36,12 @@ beforeAll(async () => {
       dynamodbEndpoint: inject('dynamodbEndpoint'),
       s3Endpoint: 'http://127.0.0.1:1',
     }),
-    { IDM_BCRYPT_COST: '4', IDM_LOG_LEVEL: 'SILENT', IDM_PUBLIC_URL: 'http://localhost' },
+    {
+      IDM_BCRYPT_COST: '4',
+      IDM_LOG_LEVEL: 'SILENT',
+      IDM_PUBLIC_URL: 'http://localhost',
+      IDM_SIGNING_KEYS_FILE: join(tmpdir(), `gatehouse-keys-${randomUUID()}.json`),
+    },
   );
   const { db } = await import('../shared/store/db.js');
   const { prepare, freshCode, freshRefreshToken } = await import('../bench/fixtures.js');
@@ -84,6 +92,7 @@ async function benchOn(snapshot: Item[], write: (report: string) => void): Promi
           log: () => undefined,
         }),
         bcrypt: { cost: 4, compareMs: 1 },
+        signatures: [],
         usersInTable: { small: 1, large: 1 },
         answersChecked: 0,
       }),
@@ -112,6 +121,21 @@ const withoutKey = (key: { PK: string; SK: string }) =>
   items.filter((i) => !(i.PK === key.PK && i.SK === key.SK));
 
 describe('the benchmark checks every measured answer', () => {
+  it('measures the client-credentials grant with a JWT access token through both canned stores', async () => {
+    const { codeCost } = await import('../bench/measure.js');
+    const { SCENARIOS } = await import('../bench/scenarios.js');
+    const jwt = SCENARIOS.filter((s) => s.id === 'token-client_credentials-jwt');
+    expect(jwt).toHaveLength(1);
+    const [figure] = await codeCost(ctx, items, jwt, {
+      budgetMs: () => 30,
+      warmups: 2,
+      log: () => undefined,
+    });
+    // Every read of the grant is answered by the snapshot, under the client mock and the full SDK.
+    expect(figure).toMatchObject({ status: 200, sdk: { status: 200 } });
+    expect(figure!.usPerRequest).toBeGreaterThan(0);
+  });
+
   it('measures and writes the report when every answer is the one the scenario names', async () => {
     const write = vi.fn();
     await benchOn(items, write);

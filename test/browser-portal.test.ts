@@ -259,8 +259,11 @@ describe('the portal in Chromium', () => {
     // Edit the details, and reset the secret (after a confirmation): the new one is shown once.
     await page.getByRole('button', { name: 'Edit details' }).click();
     await page.getByLabel('Description', { exact: true }).fill('A better shop');
+    // The access token format (RFC 9068 JWTs or opaque values) is the owner's choice.
+    await page.getByLabel('Access tokens').selectOption('jwt');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('A better shop').waitFor();
+    await page.getByText('JWT (RFC 9068').waitFor();
     await page.getByRole('button', { name: 'Reset client secret' }).click();
     await page.getByRole('button', { name: 'Reset secret' }).click();
     await page.getByRole('heading', { name: 'Client credentials' }).waitFor();

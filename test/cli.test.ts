@@ -126,6 +126,7 @@ describe('idm: a full set-up with good input', () => {
       url: 'https://shop.example',
       callbackUrl: 'https://shop.example/cb',
       accessTokenFormat: 'opaque',
+      postLogoutRedirectUris: [],
       roles: [
         { id: 1, name: 'Provider' },
         { id: 2, name: 'Purchaser' },
@@ -578,6 +579,21 @@ describe('idm keys', () => {
     const jwt = await idm(...base, ...urls, '--access-token-format', 'jwt');
     expectSuccess(jwt);
     expect(jwt.json.accessTokenFormat).toBe('jwt');
+    const logout = await idm(
+      ...base,
+      ...urls,
+      '--post-logout-uri',
+      'https://j.example/bye',
+      '--post-logout-uri',
+      'https://j.example/again',
+    );
+    expectSuccess(logout);
+    expect(logout.json.postLogoutRedirectUris).toEqual(['https://j.example/bye', 'https://j.example/again']);
+    expectFailure(
+      await idm(...base, ...urls, '--post-logout-uri', 'ftp://j.example'),
+      2,
+      '--post-logout-uri must be an absolute http(s) URL.',
+    );
     expectFailure(
       await idm(...base, ...urls, '--access-token-format', 'paseto'),
       2,

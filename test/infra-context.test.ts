@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
+import { Stack } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { SPA_REWRITE } from '../infra/stack.js';
@@ -101,6 +102,54 @@ describe('deployment settings from context', () => {
     }
   });
 
+  it('lets only the mail-sending functions call ses:SendEmail, as the configured sender', () => {
+    // The portal's routes only: the grants are per route, and Keyrock's /v1 routes add nothing here.
+    const synth = synthesize({
+      bundle: false,
+      routes: routes.filter((r) => r.path.startsWith('/api/')),
+      context: {
+        mailFrom: 'no-reply@mail.example.com',
+        sesConfigurationSet: 'gatehouse-mail',
+        requireEmailVerification: 'false',
+      },
+    });
+    const resources = synth.template.toJSON().Resources;
+    const senders = routes.filter((r) => r.mail === 'send').map((r) => r.fn);
+    expect(synth.stack.functions.functions.size).toBeGreaterThan(senders.length);
+    expect(senders).toEqual(
+      expect.arrayContaining(['api-users-create', 'api-email-verification-send', 'api-password-reset-send']),
+    );
+    for (const [fn, construct] of synth.stack.functions.functions) {
+      const id = Stack.of(construct).getLogicalId(construct.node.defaultChild as never);
+      const props = resources[id].Properties;
+      const roleId = props.Role['Fn::GetAtt'][0];
+      const statements = Object.values(resources as Record<string, Json>)
+        .filter(
+          (r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: Json) => x.Ref === roleId),
+        )
+        .flatMap((p) => p.Properties.PolicyDocument.Statement);
+      const ses = statements.filter((st: Json) =>
+        [st.Action].flat().some((a: string) => a.startsWith('ses:')),
+      );
+      const env = props.Environment.Variables;
+      expect(env.IDM_REQUIRE_EMAIL_VERIFICATION, fn).toBe('false');
+      if (senders.includes(fn)) {
+        expect(ses, fn).toHaveLength(1);
+        expect(ses[0].Action, fn).toBe('ses:SendEmail');
+        const arns = JSON.stringify(ses[0].Resource);
+        expect(arns).toContain(':identity/mail.example.com');
+        expect(arns).toContain(':configuration-set/gatehouse-mail');
+        expect(arns).not.toContain('*');
+        expect(env.IDM_MAIL_FROM, fn).toBe('no-reply@mail.example.com');
+        expect(env.IDM_SES_CONFIGURATION_SET, fn).toBe('gatehouse-mail');
+      } else {
+        expect(ses, fn).toEqual([]);
+        expect(env.IDM_MAIL_FROM, fn).toBeUndefined();
+      }
+    }
+    expect(nagFindings(synth)).toEqual([]);
+  });
+
   it.each([
     [{ removalPolicy: 'keep' }, /removalPolicy must be "retain" or "destroy"/],
     [{ throttleRate: 'fast' }, /throttleRate must be an integer/],
@@ -109,6 +158,10 @@ describe('deployment settings from context', () => {
     [{ domainName: 'idm.example.com', certificateArn: CERT.replace('us-east-1', 'eu-west-1') }, /us-east-1/],
     [{ domainName: 'not a domain', certificateArn: CERT }, /not a lower-case DNS name/],
     [{ wafRateLimit: 5 }, /wafRateLimit must be an integer from 10/],
+    [{ mailFrom: 'Gatehouse <no-reply@example.com>' }, /mailFrom must be a plain email address/],
+    [{ sesConfigurationSet: 'gatehouse' }, /need mailFrom/],
+    [{ mailFrom: 'a@example.com', sesConfigurationSet: 'no spaces' }, /sesConfigurationSet/],
+    [{ requireEmailVerification: 'yes' }, /requireEmailVerification must be true or false/],
   ])('rejects bad context %j with a sentence naming the key', (context, message) => {
     expect(() => synthesize({ bundle: false, context })).toThrow(message);
   });

@@ -2,7 +2,9 @@
  * The deployable stack, synthesized once with real esbuild bundling (as `npm run synth` does) and
  * read resource by resource: every route has its function and every function its route, each
  * function may touch exactly what its route-table entry says, storage is private and encrypted,
- * CloudFront sends the API paths to the API, cdk-nag's AwsSolutions pack passes.
+ * CloudFront sends the API paths to the API, cdk-nag's AwsSolutions pack passes. The functions
+ * live in one nested stack per API area: `synth.template` reads parent and nested templates as
+ * one (nested parameters replaced by the parent's values), `synth.templates` each on its own.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Area, areaOf, routesByArea } from '../infra/areas.js';
 import { nodeModulesFor } from '../infra/bundling.js';
 import { lambdaEnvironment, uniqueFunctions } from '../infra/route-functions.js';
 import { apiPathPatterns } from '../infra/stack.js';
@@ -98,6 +101,7 @@ describe('functions and routes come from the route table', () => {
       expect(Object.keys(props.Environment.Variables).sort()).toEqual([
         'IDM_LOGO_BUCKET',
         'IDM_PUBLIC_URL',
+        'IDM_REQUIRE_EMAIL_VERIFICATION',
         // Only where the function signs or publishes keys (checked with the grants below).
         ...(route.signingKeys ? ['IDM_SIGNING_KEYS_SECRET'] : []),
         'IDM_TABLE_NAME',
@@ -105,6 +109,8 @@ describe('functions and routes come from the route table', () => {
       ]);
       expect(props.Environment.Variables.IDM_TABLE_NAME).toEqual({ Ref: logicalId(synth.stack.table) });
       expect(props.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      // On by default in AWS (docs/decisions.md).
+      expect(props.Environment.Variables.IDM_REQUIRE_EMAIL_VERIFICATION).toBe('true');
       // The issuer is CloudFront's URL, not the API's execute-api host.
       expect(JSON.stringify(props.Environment.Variables.IDM_PUBLIC_URL)).toContain(
         logicalId(synth.stack.distribution),
@@ -135,11 +141,75 @@ describe('functions and routes come from the route table', () => {
   it('gives functions the environment shared/config.ts reads', () => {
     const env = lambdaEnvironment({ tableName: 't', logoBucket: 'b', publicUrl: 'https://idm.example.com' });
     const config = readConfig(env);
-    expect([config.tableName, config.logoBucket, config.publicUrl]).toEqual([
+    expect([config.tableName, config.logoBucket, config.publicUrl, config.requireEmailVerification]).toEqual([
       't',
       'b',
       'https://idm.example.com',
+      true,
     ]);
+    const off = lambdaEnvironment({
+      tableName: 't',
+      logoBucket: 'b',
+      publicUrl: '',
+      requireEmailVerification: false,
+    });
+    expect(readConfig(off).requireEmailVerification).toBe(false);
+  });
+});
+
+describe('nested stacks per API area stay well under CloudFormation’s 500 resources', () => {
+  it('keeps every template, parent and nested, under 450 resources', () => {
+    const counts = [...synth.templates].map(
+      ([id, template]) => [id, Object.keys(template.toJSON().Resources).length] as const,
+    );
+    console.log(`resources per template: ${counts.map(([id, n]) => `${id} ${n}`).join(', ')}`);
+    expect(counts.length).toBe(1 + routesByArea(routes).size);
+    for (const [id, count] of counts) expect(count, id).toBeLessThan(450);
+  });
+
+  it('puts each route, its function and its permission in the area stack of its function', () => {
+    const areaOfFn = new Map<string, Area>();
+    for (const [area, inArea] of routesByArea(routes)) {
+      for (const route of inArea) areaOfFn.set(route.fn, area);
+    }
+    for (const route of routes) {
+      const fn = synth.stack.functions.functions.get(route.fn)!;
+      const area = synth.stack.areas.get(areaOfFn.get(route.fn)!)!;
+      expect(Stack.of(fn), route.path).toBe(area);
+      // The function's area is its first route's (a function serves all its routes from one stack).
+      expect(area.area, route.fn).toBe(areaOf(routes.find((r) => r.fn === route.fn)!));
+      const nested = synth.templates.get(area.node.id)!.toJSON().Resources as Record<string, Json>;
+      const apiRoute = Object.values(nested).find(
+        (r) =>
+          r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.RouteKey === `${route.method} ${route.path}`,
+      );
+      expect(apiRoute, `${route.method} ${route.path}`).toBeDefined();
+    }
+    for (const [, template] of synth.templates) {
+      const own = template.toJSON().Resources as Record<string, Json>;
+      for (const permission of Object.values(own).filter((r) => r.Type === 'AWS::Lambda::Permission')) {
+        // Each invoke permission sits beside the function it names (no cross-stack function ARNs).
+        const target = permission.Properties.FunctionName['Fn::GetAtt']?.[0];
+        if (target) expect(own[target]?.Type).toBe('AWS::Lambda::Function');
+      }
+    }
+    // The parent keeps the stateful resources and holds no route function.
+    const parent = synth.templates.get(synth.stack.node.id)!.toJSON().Resources as Record<string, Json>;
+    expect(Object.keys(parent)).toContain(logicalId(synth.stack.table));
+    expect(Object.values(parent).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')).toEqual([]);
+  });
+
+  it('groups paths into the areas docs/decisions.md names', () => {
+    expect(areaOf({ path: '/oauth2/token' })).toBe('oauth');
+    expect(areaOf({ path: '/.well-known/jwks.json' })).toBe('oauth');
+    expect(areaOf({ path: '/v2/Users' })).toBe('oauth');
+    expect(areaOf({ path: '/users/{id}' })).toBe('oauth');
+    expect(areaOf({ path: '/api/applications' })).toBe('portal');
+    expect(areaOf({ path: '/v1/auth/tokens' })).toBe('keyrock');
+    expect(areaOf({ path: '/v1/applications' })).toBe('keyrock-apps');
+    expect(areaOf({ path: '/v1/applications/{id}/roles' })).toBe('keyrock-apps');
+    expect(areaOf({ path: '/v1/applicationsx' })).toBe('keyrock');
+    expect(areaOf({ path: '/apix' })).toBe('oauth');
   });
 });
 
@@ -173,6 +243,8 @@ describe('IAM follows the route table', () => {
       expect(actions(statements, 'dynamodb'), fn).toEqual(EXPECTED_TABLE_ACTIONS[route.table]);
       expect(actions(statements, 's3'), fn).toEqual(EXPECTED_LOGO_ACTIONS[route.logos]);
       expect(actions(statements, 'logs'), fn).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      // No sender configured in this synthesis (mailFrom): nobody may send mail.
+      expect(actions(statements, 'ses'), fn).toEqual([]);
       if (route.table === 'read') {
         for (const write of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']) {
           expect(actions(statements, 'dynamodb'), fn).not.toContain(`dynamodb:${write}`);

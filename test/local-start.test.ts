@@ -25,11 +25,19 @@ interface Ports {
   PORT: string;
   DYNAMODB_PORT: string;
   S3_PORT: string;
+  MAIL_PORT: string;
+  MAIL_WEB_PORT: string;
 }
 
 async function ports(): Promise<Ports> {
-  const [a, b, c] = await Promise.all([freePort(), freePort(), freePort()]);
-  return { PORT: String(a), DYNAMODB_PORT: String(b), S3_PORT: String(c) };
+  const [a, b, c, d, e] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  return {
+    PORT: String(a),
+    DYNAMODB_PORT: String(b),
+    S3_PORT: String(c),
+    MAIL_PORT: String(d),
+    MAIL_WEB_PORT: String(e),
+  };
 }
 
 interface Running {
@@ -111,8 +119,10 @@ describe('npm start', () => {
     const first = start({ ...p });
     await untilListening(first);
     expect(first.stdout().trim().split('\n')).toEqual([
-      `Gatehouse is listening on http://localhost:${p.PORT} (data in ${dataDir}; Ctrl-C to stop)`,
+      `Gatehouse is listening on http://localhost:${p.PORT} (mail inbox on http://127.0.0.1:${p.MAIL_WEB_PORT}; data in ${dataDir}; Ctrl-C to stop)`,
     ]);
+    // The mail catcher's inbox answers on its printed port.
+    expect((await fetch(`http://127.0.0.1:${p.MAIL_WEB_PORT}/api/email`)).status).toBe(200);
     expect(first.stderr()).toBe('');
     expect(await scimTotals(p.PORT)).toMatchObject({ totalUsers: '0' });
     // One line per request: method, path, status, duration.
@@ -134,6 +144,8 @@ describe('npm start', () => {
     expect(await portFree(Number(p.PORT))).toBe(true);
     expect(await portFree(Number(p.DYNAMODB_PORT))).toBe(true);
     expect(await portFree(Number(p.S3_PORT))).toBe(true);
+    expect(await portFree(Number(p.MAIL_PORT))).toBe(true);
+    expect(await portFree(Number(p.MAIL_WEB_PORT))).toBe(true);
 
     // With npm start stopped, the CLI opens DATA_DIR's files itself.
     const offline = await idm(

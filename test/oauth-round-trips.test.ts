@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idTokenClaims, signJwt } from '../shared/oidc/id-token.js';
 import { authorize } from '../shared/store/authorizations.js';
 import { db } from '../shared/store/db.js';
 import { countDynamoDb, type DynamoDbCounter } from '../shared/store/metrics.js';
@@ -300,5 +301,51 @@ describe('authorize and revoke', () => {
       );
     expect((await measure(() => revoke(t.access_token), 200)).work.roundTrips).toBe(2);
     expect((await measure(() => revoke(t.refresh_token), 200)).work.roundTrips).toBe(3);
+  });
+
+  it('JWT access tokens: client credentials 1 call, no write; revoke BatchGet → Put JTI#; introspect 1 BatchGet', async () => {
+    const jwtApp = await newApp(service.db, alice.id, { accessTokenFormat: 'jwt' });
+    const auth = { authorization: basic(jwtApp.app.clientId, jwtApp.secret) };
+    const { res, work } = await measure(
+      () => postForm(`${service.url}/oauth2/token`, { grant_type: 'client_credentials' }, auth),
+      200,
+    );
+    expect(work.byCommand).toEqual({ BatchGetItemCommand: 1 });
+    const jwt = ((await res.json()) as { access_token: string }).access_token;
+    const revoked = await measure(() => postForm(`${service.url}/oauth2/revoke`, { token: jwt }, auth), 200);
+    expect(revoked.work.roundTrips).toBe(2);
+    expect(revoked.work.byCommand).toEqual({ BatchGetItemCommand: 1, PutItemCommand: 1 });
+    const seen = await measure(() => postForm(`${service.url}/oauth2/introspect`, { token: jwt }, auth), 200);
+    expect(await seen.res.json()).toEqual({ active: false });
+    expect(seen.work.byCommand).toEqual({ BatchGetItemCommand: 1 });
+  });
+});
+
+describe('RP-initiated logout', () => {
+  it('GET /oauth2/logout with a valid hint: GetItem session ‖ GetItem client → DeleteItem session', async () => {
+    const rp = await newApp(service.db, alice.id, { postLogoutRedirectUris: ['https://rp.example/bye'] });
+    const browser = await signedIn(service.db, alice.id);
+    const idToken = await signJwt(
+      idTokenClaims({
+        issuer: service.url,
+        clientId: rp.app.clientId,
+        subject: String(alice.id),
+        lifetime: 600,
+      }),
+    );
+    const query = new URLSearchParams({
+      id_token_hint: idToken,
+      post_logout_redirect_uri: 'https://rp.example/bye',
+    });
+    const { work } = await measure(
+      () =>
+        fetch(`${service.url}/oauth2/logout?${query}`, {
+          redirect: 'manual',
+          headers: { cookie: browser.cookie },
+        }),
+      302,
+    );
+    expect(work.roundTrips).toBe(2);
+    expect(work.byCommand).toEqual({ GetItemCommand: 2, DeleteItemCommand: 1 });
   });
 });

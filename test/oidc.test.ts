@@ -3,6 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idTokenClaims, signJwt } from '../shared/oidc/id-token.js';
 import type { User } from '../shared/store/users.js';
 import {
   authorizeLocation,
@@ -82,6 +83,7 @@ describe('discovery and keys', () => {
       jwks_uri: `${service.url}/.well-known/jwks.json`,
       userinfo_endpoint: `${service.url}/oauth2/userinfo`,
       introspection_endpoint: `${service.url}/oauth2/introspect`,
+      end_session_endpoint: `${service.url}/oauth2/logout`,
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256', 'ES256'],
       request_uri_parameter_supported: false,
@@ -562,5 +564,194 @@ describe('JWT access tokens (RFC 9068), for applications that choose them', () =
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
     expect(user.status).toBe(200);
+  });
+
+  it('revoking a client-credentials JWT puts its jti on the deny-list until it expires', async () => {
+    const tokens = await client.clientCredentialsGrant(jwtClient, {});
+    const { jti, exp } = decode(tokens.access_token);
+    // Another client may not revoke it (RFC 7009 §2.1); the token stays active.
+    const foreign = await postForm(
+      `${service.url}/oauth2/revoke`,
+      { token: tokens.access_token },
+      { authorization: basic(shop.app.clientId, shop.secret) },
+    );
+    expect(foreign.status).toBe(400);
+    expect(await client.tokenIntrospection(jwtClient, tokens.access_token)).toMatchObject({ active: true });
+    await client.tokenRevocation(jwtClient, tokens.access_token);
+    expect(await client.tokenIntrospection(jwtClient, tokens.access_token)).toEqual({ active: false });
+    const entry = await service.db.doc.send(
+      new GetCommand({ TableName: service.db.table, Key: { PK: `JTI#${jti}`, SK: 'REVOKED' } }),
+    );
+    expect(entry.Item).toMatchObject({ jti, expiresAt: exp });
+    // The lookups do not read the deny-list (docs/decisions.md): /user accepts it until it expires.
+    const user = await fetch(`${service.url}/user`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(user.status).toBe(200);
+  });
+});
+
+describe('RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)', () => {
+  const SIGNED_OUT = 'http://localhost:9999/signed-out';
+  let rp: Registered;
+  let rpClient: client.Configuration;
+
+  beforeAll(async () => {
+    rp = await newApp(service.db, alice.id, { name: 'RP', postLogoutRedirectUris: [SIGNED_OUT] });
+    rpClient = await client.discovery(new URL(service.url), rp.app.clientId, rp.secret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
+  });
+
+  /** A browser of its own (ending it must not end the other tests' session) and its ID token. */
+  async function signedInWithIdToken(userId = alice.id) {
+    const own = await signedIn(service.db, userId);
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(rpClient, {
+      redirect_uri: CALLBACK,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const callback = await authorizeLocation(service.url, Object.fromEntries(url.searchParams), own);
+    const tokens = await client.authorizationCodeGrant(rpClient, callback, { pkceCodeVerifier: verifier });
+    return { browser: own, idToken: tokens.id_token! };
+  }
+  const visit = (url: URL | string, cookie: string) =>
+    fetch(url, { redirect: 'manual', headers: { cookie, accept: 'text/html' } });
+  const signedInAs = async (cookie: string) =>
+    (await (await fetch(`${service.url}/api/session`, { headers: { cookie } })).json()).user;
+  const clearsCookie = (res: Response) =>
+    expect(res.headers.getSetCookie().join('\n')).toMatch(/^gatehouse_session=; .*Max-Age=0/);
+
+  it('with a valid id_token_hint: ends the session, clears the cookie, returns to the registered URI with state', async () => {
+    const { browser: own, idToken } = await signedInWithIdToken();
+    const url = client.buildEndSessionUrl(rpClient, {
+      id_token_hint: idToken,
+      post_logout_redirect_uri: SIGNED_OUT,
+      state: 'bye',
+    });
+    expect(url.pathname).toBe('/oauth2/logout');
+    const res = await visit(url, own.cookie);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${SIGNED_OUT}?state=bye`);
+    clearsCookie(res);
+    expect(await signedInAs(own.cookie)).toBeNull();
+  });
+
+  it('accepts an expired ID token as the hint, and a POST form as well as a GET', async () => {
+    const own = await signedIn(service.db, alice.id);
+    const past = Math.floor(Date.now() / 1000) - 7200;
+    const expired = await signJwt(
+      idTokenClaims({
+        issuer: service.url,
+        clientId: rp.app.clientId,
+        subject: String(alice.id),
+        lifetime: 60,
+        now: past,
+      }),
+    );
+    const res = await fetch(`${service.url}/oauth2/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: own.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ id_token_hint: expired, post_logout_redirect_uri: SIGNED_OUT }).toString(),
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(SIGNED_OUT);
+    expect(await signedInAs(own.cookie)).toBeNull();
+  });
+
+  it('never redirects to a URI the client did not register: a plain signed-out page', async () => {
+    const { browser: own, idToken } = await signedInWithIdToken();
+    for (const uri of ['https://evil.example/', `${SIGNED_OUT}/`, CALLBACK]) {
+      const res = await visit(
+        `${service.url}/oauth2/logout?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: uri })}`,
+        own.cookie,
+      );
+      expect(res.status, uri).toBe(200);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.text()).toContain('You are signed out');
+      clearsCookie(res);
+    }
+    expect(await signedInAs(own.cookie)).toBeNull();
+    // Another client's registered URI is not this client's.
+    const other = await visit(
+      `${service.url}/oauth2/logout?${new URLSearchParams({ client_id: shop.app.clientId, post_logout_redirect_uri: SIGNED_OUT })}`,
+      '',
+    );
+    expect(other.status).toBe(200);
+  });
+
+  it('without a valid hint asks first: a cross-site GET or POST cannot sign the user out', async () => {
+    const own = await signedIn(service.db, alice.id);
+    const { idToken: bobsToken } = await signedInWithIdToken((await newUser(service.db, 'bob')).id);
+    const jwtApp = await newApp(service.db, alice.id, { accessTokenFormat: 'jwt' });
+    const accessJwt = (
+      await (
+        await postForm(
+          `${service.url}/oauth2/token`,
+          { grant_type: 'client_credentials' },
+          { authorization: basic(jwtApp.app.clientId, jwtApp.secret) },
+        )
+      ).json()
+    ).access_token as string;
+    const requests: Record<string, string>[] = [
+      { client_id: rp.app.clientId, post_logout_redirect_uri: SIGNED_OUT },
+      { id_token_hint: bobsToken }, // another user's ID token
+      { id_token_hint: accessJwt }, // an access token is no ID token
+      { id_token_hint: 'not.a.jwt' },
+    ];
+    for (const params of requests) {
+      const res = await visit(`${service.url}/oauth2/logout?${new URLSearchParams(params)}`, own.cookie);
+      expect(res.status).toBe(200);
+      expect(res.headers.getSetCookie()).toEqual([]);
+      expect(await res.text()).toContain('Sign out of Gatehouse?');
+    }
+    // A forged form without the session's CSRF token gets the same question.
+    const forged = await fetch(`${service.url}/oauth2/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: own.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf_token: 'guess' }).toString(),
+    });
+    expect(await forged.text()).toContain('Sign out of Gatehouse?');
+    expect((await signedInAs(own.cookie))?.id).toBe(alice.id);
+  });
+
+  it('the confirmation posts back with the CSRF token, then ends the session and redirects', async () => {
+    const own = await signedIn(service.db, alice.id);
+    const params = { client_id: rp.app.clientId, post_logout_redirect_uri: SIGNED_OUT, state: 's1' };
+    const page = await visit(`${service.url}/oauth2/logout?${new URLSearchParams(params)}`, own.cookie);
+    const text = await page.text();
+    expect(text).toContain('<strong>RP</strong> asks to sign you out');
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' http://localhost:9999");
+    const fields = Object.fromEntries(
+      [...text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    expect(fields).toEqual({ ...params, csrf_token: own.csrf });
+    const res = await fetch(`${service.url}/oauth2/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: own.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${SIGNED_OUT}?state=s1`);
+    clearsCookie(res);
+    expect(await signedInAs(own.cookie)).toBeNull();
+  });
+
+  it('with no session, goes straight to the registered URI (or the signed-out page)', async () => {
+    const res = await visit(
+      `${service.url}/oauth2/logout?${new URLSearchParams({ client_id: rp.app.clientId, post_logout_redirect_uri: SIGNED_OUT })}`,
+      '',
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(SIGNED_OUT);
+    const bare = await visit(`${service.url}/oauth2/logout`, '');
+    expect(bare.status).toBe(200);
+    expect(await bare.text()).toContain('You are signed out');
   });
 });

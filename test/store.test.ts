@@ -80,7 +80,11 @@ describe('users', () => {
     });
     expect(user).toMatchObject({ id: 1, actorId: 1, email: 'alice@example.com', nickName: 'Alice' });
     expect(await getUser(fresh, user.id)).toEqual(user);
-    expect(await getLogin(fresh, 'ALICE@example.com')).toEqual({ userId: user.id, passwordHash: 'h1' });
+    expect(await getLogin(fresh, 'ALICE@example.com')).toEqual({
+      userId: user.id,
+      passwordHash: 'h1',
+      emailVerified: true,
+    });
     expect(await userIdByNick(fresh, 'alice')).toBe(user.id);
     expect(await getItem(fresh, keys.actor(user.actorId))).toMatchObject({ kind: 'user', id: user.id });
     expect(await totals(fresh)).toEqual({ users: 1, organizations: 0 });

@@ -105,6 +105,10 @@ export interface AppSummary {
 export interface AppView extends AppSummary {
   callbackUrl: string;
   clientId: string;
+  /** RFC 9068 JWT access tokens, or random opaque values (the default). */
+  accessTokenFormat: 'opaque' | 'jwt';
+  /** Where RP-initiated logout may return to (exact URLs). */
+  postLogoutRedirectUris: string[];
 }
 
 export interface Role {

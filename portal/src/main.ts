@@ -2,6 +2,7 @@ import 'cropperjs/dist/cropper.css';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type SessionInfo, setCsrfToken, whenSignedOut } from './api.js';
+import { ForgotPassword, ResetPassword, VerifyEmail } from './pages/account-links.js';
 import { ApplicationList, ApplicationPage, NewApplication } from './pages/applications.js';
 import { SignIn, SignUp } from './pages/auth.js';
 import { OrganizationList, OrganizationPage } from './pages/organizations.js';
@@ -9,6 +10,12 @@ import { safeReturn } from './return-path.js';
 import { FormError, html, Loading, navigate, onLinkClick } from './ui.js';
 
 const PUBLIC = new Set(['/signin', '/signup']);
+/** Pages a mailed link opens: they work signed in or not, and never redirect. */
+const ACCOUNT_LINKS: ReadonlyMap<string, () => unknown> = new Map([
+  ['/verify-email', () => html`<${VerifyEmail} />`],
+  ['/forgot-password', () => html`<${ForgotPassword} />`],
+  ['/reset-password', () => html`<${ResetPassword} />`],
+]);
 
 function usePath(): string {
   const [path, setPath] = useState(location.pathname);
@@ -113,6 +120,7 @@ function App() {
 
   useEffect(() => {
     if (!session) return;
+    if (ACCOUNT_LINKS.has(path)) return;
     if (!session.user && !PUBLIC.has(path)) {
       navigate(`/signin?return=${encodeURIComponent(location.pathname + location.search)}`, true);
     } else if (session.user && PUBLIC.has(path) && !new URLSearchParams(location.search).has('prompt')) {
@@ -140,7 +148,9 @@ function App() {
   let page: unknown;
   const appMatch = /^\/applications\/(\d+)$/.exec(path);
   const orgMatch = /^\/organizations\/(\d+)$/.exec(path);
-  if (path === '/signup') page = html`<${SignUp} />`;
+  const accountPage = ACCOUNT_LINKS.get(path);
+  if (accountPage) page = accountPage();
+  else if (path === '/signup') page = html`<${SignUp} />`;
   else if (path === '/signin' || !session.user) page = html`<${SignIn} onSignedIn=${accept} />`;
   else if (path === '/' || path === '/applications') page = html`<${ApplicationList} session=${session} />`;
   else if (path === '/applications/new') page = html`<${NewApplication} session=${session} />`;

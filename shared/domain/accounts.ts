@@ -23,6 +23,8 @@ export interface SignUp {
   website?: unknown;
   /** Only the CLI sets this (`idm user create --admin`); no HTTP route passes it. */
   admin?: boolean;
+  /** A portal sign-up: the account must follow the emailed link before signing in. */
+  unverified?: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function registerUser(db: Db, input: SignUp, bcryptCost: number): P
   const nickName = explicitNick ? v.nickName(input.nickName) : derivedNick(localPart);
   const profile = v.profileFields(input);
   const passwordHash = await bcrypt.hash(password, bcryptCost);
-  const extra = { ...profile, admin: input.admin === true };
+  const extra = { ...profile, admin: input.admin === true, emailVerified: input.unverified !== true };
   try {
     return await createUser(db, { email, nickName, displayName, passwordHash, ...extra });
   } catch (error) {
@@ -71,9 +73,25 @@ const DUMMY_HASH = '$2b$10$dBvgERwUxvS4uNKdYSygWe3XfoldBeZsHS1qgYLr3A541xvXJVRL.
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 export const LOCKED_OUT = 'Too many failed sign-in attempts; try again in 15 minutes.';
+export const UNVERIFIED =
+  'Confirm your email address first: follow the link we emailed you, or ask for a new one on the sign-in page.';
 
 /** Why a password check failed; each caller answers in its own protocol's words. */
-export type PasswordCheck = { ok: true; userId: number } | { ok: false; reason: 'invalid' | 'locked' };
+export type PasswordCheck =
+  | { ok: true; userId: number }
+  | { ok: false; reason: 'invalid' | 'locked' | 'unverified' };
+
+/** The portal's and Keyrock's words for a refused check (the token endpoint uses invalid_grant). */
+export function refusal(reason: 'invalid' | 'locked' | 'unverified'): AppError {
+  if (reason === 'locked') return tooMany(LOCKED_OUT);
+  if (reason === 'unverified') return new AppError('forbidden', UNVERIFIED, { code: 'email_not_verified' });
+  return unauthorized(INVALID_CREDENTIALS);
+}
+
+/** The description of a refused check in an OAuth error (RFC 6749 §5.2 invalid_grant). */
+export function refusalDescription(reason: 'invalid' | 'locked' | 'unverified'): string {
+  return reason === 'locked' ? LOCKED_OUT : reason === 'unverified' ? UNVERIFIED : INVALID_CREDENTIALS;
+}
 
 /**
  * Checks an email and password, shared by the portal's sign-in and the OAuth password grant.
@@ -96,6 +114,8 @@ export async function verifyPassword(
     if (email) await recordFailure(db, email);
     return { ok: false, reason: 'invalid' };
   }
+  // Checked only after the password matched, so the answer tells a stranger nothing.
+  const unverified = config().requireEmailVerification && !login.emailVerified;
   await Promise.all([
     guard && guard.failures > 0 ? clearFailures(db, email) : undefined,
     // A hash moved from Keyrock becomes bcrypt once the password is known (docs/decisions.md).
@@ -103,12 +123,12 @@ export async function verifyPassword(
       ? replacePasswordHash(db, email, stored, await bcrypt.hash(password, config().bcryptCost))
       : undefined,
   ]);
-  return { ok: true, userId: login.userId };
+  return unverified ? { ok: false, reason: 'unverified' } : { ok: true, userId: login.userId };
 }
 
 /** The portal's sign-in check: the user id, or 401 / 429 in the portal's words. */
 export async function checkPassword(db: Db, email: string, password: string): Promise<number> {
   const check = await verifyPassword(db, email, password);
   if (check.ok) return check.userId;
-  throw check.reason === 'locked' ? tooMany(LOCKED_OUT) : unauthorized(INVALID_CREDENTIALS);
+  throw refusal(check.reason);
 }

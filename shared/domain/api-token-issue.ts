@@ -3,7 +3,7 @@ import { tooMany, unauthorized } from '../errors.js';
 import { putApiToken } from '../store/api-tokens.js';
 import type { Db } from '../store/db.js';
 import { nowSeconds } from '../time.js';
-import { LOCKED_OUT, verifyPassword } from './accounts.js';
+import { LOCKED_OUT, UNVERIFIED, verifyPassword } from './accounts.js';
 import {
   type ApiTokenMethod,
   findLive,
@@ -33,7 +33,10 @@ export async function issueApiToken(
   if (credentials.name !== undefined && credentials.password !== undefined) {
     methods.push('password');
     const check = await verifyPassword(db, credentials.name, credentials.password);
-    if (!check.ok) throw check.reason === 'locked' ? tooMany(LOCKED_OUT) : unauthorized(INVALID_CREDENTIALS);
+    if (!check.ok) {
+      if (check.reason === 'locked') throw tooMany(LOCKED_OUT);
+      throw unauthorized(check.reason === 'unverified' ? UNVERIFIED : INVALID_CREDENTIALS);
+    }
     userId = check.userId;
   }
   if (credentials.token !== undefined) {

@@ -16,12 +16,23 @@ import { type ApplicationInput, applicationFields } from './validate.js';
  * Registers an application for an owner (a user, or an organization acting through a member).
  * The client secret is 256 random bits, returned once and stored only as its SHA-256 digest.
  */
-export async function registerApplication(
+export function registerApplication(
   db: Db,
   owner: Owner,
   input: ApplicationInput,
 ): Promise<{ app: Application; roles: Role[]; clientSecret: string }> {
-  const fields = applicationFields(input);
+  return registerCheckedApplication(db, owner, applicationFields(input));
+}
+
+/**
+ * The registration itself, for fields already checked: by the portal's rules above, or by
+ * Keyrock's /v1 rules (shared/domain/application-admin.ts), which accept what Keyrock accepts.
+ */
+export async function registerCheckedApplication(
+  db: Db,
+  owner: Owner,
+  fields: ReturnType<typeof applicationFields>,
+): Promise<{ app: Application; roles: Role[]; clientSecret: string }> {
   const clientSecret = randomToken(32);
   const { app, roles } = await createApplication(db, {
     ...fields,
@@ -32,12 +43,16 @@ export async function registerApplication(
   return { app, roles, clientSecret };
 }
 
-/** Edits an application; grant types and token format the input leaves out stay as they are. */
+/**
+ * Edits an application; grant types, token format and post-logout redirect URIs the input leaves
+ * out stay as they are.
+ */
 export function editApplication(db: Db, current: Application, input: ApplicationInput): Promise<Application> {
   const fields = applicationFields({
     ...input,
     grantTypes: input.grantTypes ?? current.grantTypes,
     accessTokenFormat: input.accessTokenFormat ?? current.accessTokenFormat,
+    postLogoutRedirectUris: input.postLogoutRedirectUris ?? current.postLogoutRedirectUris,
   });
   return updateApplication(db, current.id, fields);
 }

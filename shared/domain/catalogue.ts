@@ -6,7 +6,9 @@ import {
   deletePermission,
   deleteRole,
   type Permission,
+  renameRole,
   setRolePermission,
+  updatePermission,
 } from '../store/roles.js';
 import { permissionFields, roleName } from './validate.js';
 
@@ -19,6 +21,11 @@ export function addRole(db: Db, appId: number, name: unknown): Promise<Role> {
   return createRole(db, appId, roleName(name));
 }
 
+/** Renames a role of the application's own (Keyrock's PATCH); built-in roles keep their names. */
+export function changeRoleName(db: Db, appId: number, roleId: number, name: unknown): Promise<void> {
+  return renameRole(db, appId, roleId, roleName(name));
+}
+
 export function removeRole(db: Db, appId: number, roleId: number): Promise<void> {
   return deleteRole(db, appId, roleId);
 }
@@ -29,6 +36,18 @@ export function addPermission(
   input: { name: unknown; description?: unknown; verb: unknown; path: unknown },
 ): Promise<Permission> {
   return createPermission(db, appId, permissionFields(input));
+}
+
+/** The fields of a permission, checked by the caller's rules (Keyrock's, for /v1). */
+export type PermissionFields = Omit<Permission, 'id' | 'appId'>;
+
+/** Stores a permission whose fields were checked by Keyrock's /v1 rules (shared/keyrock/). */
+export function addCheckedPermission(db: Db, appId: number, fields: PermissionFields): Promise<Permission> {
+  return createPermission(db, appId, fields);
+}
+
+export function changePermission(db: Db, permission: Permission): Promise<void> {
+  return updatePermission(db, permission);
 }
 
 export function removePermission(db: Db, appId: number, permissionId: number): Promise<void> {

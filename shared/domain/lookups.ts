@@ -68,6 +68,8 @@ export async function currentUser(db: Db, bearer: string, query: Map<string, str
   const action = query.get('action');
   const resource = query.get('resource');
   const appId = query.get('app_id');
+  // Keyrock's PEP proxy sends the service header a permission may require as this parameter.
+  const header = query.get('authorization_service_header');
   if ((action === undefined) !== (resource === undefined)) {
     throw invalid('action and resource go together: send both or neither.');
   }
@@ -80,7 +82,7 @@ export async function currentUser(db: Db, bearer: string, query: Map<string, str
   if (!resolved) throw invalidToken('The user of this access token no longer exists.');
   return {
     ...userInfoBody(resolved),
-    ...(action !== undefined ? { authorization_decision: decide(resolved, action, resource!) } : {}),
+    ...(action !== undefined ? { authorization_decision: decide(resolved, action, resource!, header) } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import { builtInsHeld, resolveRoles } from './roles.js';
  * - Provider (held directly, or through an organization one belongs to) may edit or delete an
  *   application, manage its roles and permissions, reset its secret and change its logo.
  * - Provider and Purchaser may authorize users and organizations.
- * - Only owners manage an organization's members; only members may act as one or see it.
+ * - Only members may act for an organization (shared/domain/organizations.ts decides the rest).
  */
 export interface ApplicationAccess {
   app: Application;
@@ -56,12 +56,5 @@ export async function requireAuthorizer(db: Db, userId: number, appId: number): 
 export async function requireMember(db: Db, orgId: number, userId: number): Promise<Membership> {
   const membership = await getMembership(db, orgId, userId);
   if (!membership) throw forbidden('Only members of this organization may do this.');
-  return membership;
-}
-
-export async function requireOwner(db: Db, orgId: number, userId: number): Promise<Membership> {
-  const membership = await requireMember(db, orgId, userId);
-  if (membership.role !== 'owner')
-    throw forbidden('Only owners of this organization may manage its members.');
   return membership;
 }

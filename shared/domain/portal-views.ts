@@ -1,5 +1,5 @@
 import { forbidden, invalid } from '../errors.js';
-import type { Grantee, MemberRole } from '../model.js';
+import type { Grantee } from '../model.js';
 import {
   type Application,
   appIdsOfOrganization,
@@ -13,15 +13,14 @@ import {
   getMembership,
   getOrganization,
   membershipsOfUser,
-  membersOfOrganization,
   organizationsByIds,
-  requireOrganization,
 } from '../store/organizations.js';
 import { roleCatalogue } from '../store/roles.js';
 import type { Session } from '../store/sessions.js';
 import type { RoleRules } from '../store/summaries.js';
 import { getLogin, requireUser, type User, userIdByNick, usersByIds } from '../store/users.js';
 import { logoUrl } from './logo-url.js';
+import { type OrgActor, organizationMembers } from './organizations.js';
 import { applicationAccess } from './permissions-policy.js';
 import * as v from './validate.js';
 
@@ -94,6 +93,7 @@ export function applicationView(app: Application) {
     clientId: app.clientId,
     grantTypes: app.grantTypes,
     accessTokenFormat: app.accessTokenFormat ?? 'opaque',
+    postLogoutRedirectUris: app.postLogoutRedirectUris ?? [],
   };
 }
 
@@ -184,13 +184,13 @@ export function granteeFromPath(kind: string, id: string): Grantee {
 }
 
 /** An organization page for one of its members: profile, members with their names, the caller's role. */
-export async function organizationDetail(db: Db, orgId: number, myRole: MemberRole) {
-  const [org, members] = await Promise.all([
-    requireOrganization(db, orgId),
-    membersOfOrganization(db, orgId),
-  ]);
-  const userIds = members.map((m) => m.userId);
-  const users = await usersByIds(db, userIds);
+export async function organizationDetail(db: Db, actor: OrgActor, orgId: number) {
+  const { org, membership, members } = await organizationMembers(db, actor, orgId);
+  const myRole = membership?.role ?? 'member';
+  const users = await usersByIds(
+    db,
+    members.map((m) => m.userId),
+  );
   return {
     organization: { id: org.id, name: org.name, description: org.description },
     myRole,

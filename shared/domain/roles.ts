@@ -3,7 +3,7 @@ import { type UserInApplication, userInApplication } from '../store/access.js';
 import type { Application, Role } from '../store/applications.js';
 import type { Db } from '../store/db.js';
 import type { Membership } from '../store/organizations.js';
-import type { RoleRules } from '../store/summaries.js';
+import type { PermissionRule, RoleRules } from '../store/summaries.js';
 import type { User } from '../store/users.js';
 
 /**
@@ -71,14 +71,46 @@ export function builtInsHeld(resolved: ResolvedRoles): Set<BuiltInRole> {
 export type Decision = 'Permit' | 'Deny';
 
 /**
+ * Longest resource a pattern is run against. Stored patterns were checked to be at most
+ * polynomial (shared/keyrock/regex.ts: no nested repeats, at most two unbounded ones), so with
+ * this bound a decision stays within milliseconds; a longer resource matches no pattern.
+ */
+const MAX_PATTERN_INPUT = 2048;
+
+/**
+ * A permission's resource against the requested one: equal, or for a pattern (Keyrock's
+ * `is_regex`) a case-insensitive search, as Keyrock's `new RegExp(resource, 'i').test(…)`.
+ */
+function matches(p: PermissionRule, resource: string): boolean {
+  if (!p.isRegex) return p.path === resource;
+  if (resource.length > MAX_PATTERN_INPUT) return false;
+  try {
+    return new RegExp(p.path, 'i').test(resource);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Keyrock's PEP-proxy decision: Permit when any role the user holds in the application, directly
- * or through an organization, has a switched-on permission with exactly this verb and this path.
+ * or through an organization, has a switched-on permission with exactly this verb and this path
+ * (or a pattern matching it) and, when the permission asks for one, this service header.
  * Anything else, including an unknown verb, is Deny.
  */
-export function decide(resolved: ResolvedRoles, action: string, resource: string): Decision {
+export function decide(
+  resolved: ResolvedRoles,
+  action: string,
+  resource: string,
+  serviceHeader?: string | undefined,
+): Decision {
   const verb = action.toUpperCase();
   const matching = new Set(
-    resolved.rules.permissions.filter((p) => p.verb === verb && p.path === resource).map((p) => p.id),
+    resolved.rules.permissions
+      .filter((p) => p.verb === verb && matches(p, resource))
+      // Keyrock: a permission that uses the service header applies only when the PEP proxy
+      // sends that exact value (`authorization_service_header`).
+      .filter((p) => p.requiredServiceHeader === undefined || p.requiredServiceHeader === serviceHeader)
+      .map((p) => p.id),
   );
   if (matching.size === 0) return 'Deny';
   for (const role of heldRoles(resolved)) {

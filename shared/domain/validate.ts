@@ -29,6 +29,8 @@ export const LIMITS = {
   /** Users per page of the administrators' list (GET /v1/users), and its default. */
   usersPage: 1000,
   usersPageDefault: 100,
+  /** Post-logout redirect URIs one application may register (RP-Initiated Logout 1.0 §3). */
+  postLogoutRedirectUris: 10,
 } as const;
 
 export function text(value: unknown, field: string, { min = 1, max = 200 } = {}): string {
@@ -174,6 +176,7 @@ export interface ApplicationInput {
   callbackUrl: unknown;
   grantTypes?: unknown;
   accessTokenFormat?: unknown;
+  postLogoutRedirectUris?: unknown;
 }
 
 export function applicationFields(input: ApplicationInput) {
@@ -185,7 +188,22 @@ export function applicationFields(input: ApplicationInput) {
     callbackUrl: httpUrl(input.callbackUrl, 'callbackUrl', { allowFragment: false }),
     grantTypes: grantTypes(input.grantTypes),
     accessTokenFormat: accessTokenFormat(input.accessTokenFormat),
+    postLogoutRedirectUris: postLogoutRedirectUris(input.postLogoutRedirectUris),
   };
+}
+
+/**
+ * Where RP-initiated logout may send the browser back to (RP-Initiated Logout 1.0 §3: matched
+ * exactly, so stored as given): absolute http(s) URLs without a fragment, as a list (or one
+ * string). Keyrock's single `redirect_sign_out_uri` is a list of one.
+ */
+export function postLogoutRedirectUris(value: unknown, field = 'postLogoutRedirectUris'): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length > LIMITS.postLogoutRedirectUris) {
+    throw invalid(`${field} may hold at most ${LIMITS.postLogoutRedirectUris} URLs.`, field);
+  }
+  return [...new Set(list.map((v) => httpUrl(v, field, { allowFragment: false })))];
 }
 
 /** `opaque` (the default) or `jwt` (RFC 9068 access tokens). */

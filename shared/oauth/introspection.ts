@@ -1,23 +1,13 @@
 import { sha256 } from '../crypto.js';
 import { looksLikeJwt } from '../domain/access-tokens.js';
-import { verifyJwtAccessToken } from '../domain/jwt-access-tokens.js';
-import { AppError, invalidRequest } from '../errors.js';
+import { jwtAccessTokenOrUndefined } from '../domain/jwt-access-tokens.js';
+import { invalidRequest } from '../errors.js';
 import { subjectOf } from '../oidc/claims.js';
 import type { Db } from '../store/db.js';
 import { readTokenRequest } from '../store/token-request.js';
-import { isLive, type TokenRecord, tokenHint } from '../store/tokens.js';
+import { isLive, tokenHint } from '../store/tokens.js';
 import { getUser } from '../store/users.js';
 import { presentedClient, verifyClient } from './client-auth.js';
-
-/** A JWT that does not verify is simply not active (RFC 7662 §2.2). */
-async function verifiedOrUndefined(value: string): Promise<TokenRecord | undefined> {
-  try {
-    return await verifyJwtAccessToken(value);
-  } catch (error) {
-    if (error instanceof AppError) return undefined;
-    throw error;
-  }
-}
 
 /** RFC 7662 §2.2: the answer for anything that is not a live token of the asking client. */
 const INACTIVE = { active: false } as const;
@@ -26,7 +16,8 @@ const INACTIVE = { active: false } as const;
  * POST /oauth2/introspect (RFC 7662). The client authenticates as at the token endpoint (§2.1)
  * and learns about its own tokens only: another client's token is `active: false`, like an
  * unknown, expired, revoked or rotated one (§2.2, and §4: nothing tells them apart). Round trips:
- * one BatchGetItem (client, token and, for an access token, the user its value names); a refresh
+ * one BatchGetItem (client, token, for an access token the user its value names, for a JWT its
+ * deny-list entry); a refresh
  * token's user is read after.
  */
 export async function introspect(
@@ -38,14 +29,19 @@ export async function introspect(
   const presented = presentedClient(authorization, form);
   const value = form.get('token');
   if (!value) throw invalidRequest('token is required.');
-  // A JWT access token (RFC 9068) is verified by its signature; a user's also has a record, which
-  // says whether it was revoked; a client's own has none.
-  const jwt = looksLikeJwt(value) ? await verifiedOrUndefined(value) : undefined;
+  // A JWT access token (RFC 9068) is verified by its signature (a JWT that does not verify is
+  // simply not active, §2.2); a user's also has a record, which says whether it was revoked; a
+  // revoked one's `jti` is on the deny-list, read in the same BatchGetItem (RFC 7009 §2).
+  const jwt = looksLikeJwt(value) ? await jwtAccessTokenOrUndefined(value) : undefined;
   // token_type_hint (§2.1) is optional and needs no use: one read finds either kind.
   const hintedUser = jwt ? jwt.userId : tokenHint(value)?.userId;
-  const read = await readTokenRequest(db, presented.clientId, { token: sha256(value), userId: hintedUser });
+  const read = await readTokenRequest(db, presented.clientId, {
+    token: sha256(value),
+    userId: hintedUser,
+    jti: jwt?.jti,
+  });
   const client = verifyClient(read.client, presented);
-  if (looksLikeJwt(value) && !jwt) return INACTIVE;
+  if (looksLikeJwt(value) && (!jwt || read.jtiRevoked)) return INACTIVE;
   const token = read.token ?? jwt;
   if (!token || !isLive(token) || token.rotated || token.clientId !== client.clientId) return INACTIVE;
   let username: string | undefined;

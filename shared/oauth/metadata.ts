@@ -36,6 +36,8 @@ export function serverMetadata(origin: string) {
     // OIDC Core §5.3. Keyrock's GET /user stays as it is, with its own body.
     userinfo_endpoint: `${issuer}/oauth2/userinfo`,
     jwks_uri: `${issuer}/.well-known/jwks.json`,
+    // OpenID Connect RP-Initiated Logout 1.0 §2.1.
+    end_session_endpoint: `${issuer}/oauth2/logout`,
     scopes_supported: SCOPES_SUPPORTED,
     response_types_supported: [...RESPONSE_TYPES],
     response_modes_supported: ['query', 'fragment'],

@@ -73,7 +73,14 @@ async function summarisedOrgRoles(db: Db, appId: number, memberships: Membership
 }
 
 async function legacyRules(db: Db, appId: number): Promise<RoleRules> {
-  return catalogueFrom(await queryPartitionFrom(db, keys.appPartition(appId), keys.appCatalogueStart));
+  const catalogue = catalogueFrom(
+    await queryPartitionFrom(db, keys.appPartition(appId), keys.appCatalogueStart),
+  );
+  // The same rule the summary keeps (`h`): a required service header only while it is in use.
+  const permissions = catalogue.permissions.map((p) =>
+    p.useServiceHeader && p.serviceHeader ? { ...p, requiredServiceHeader: p.serviceHeader } : p,
+  );
+  return { ...catalogue, permissions };
 }
 
 async function legacyOrgRoles(db: Db, appId: number, memberships: Membership[]): Promise<number[][]> {

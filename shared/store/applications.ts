@@ -27,6 +27,11 @@ export interface Application {
   grantTypes: GrantType[];
   /** Undefined (older items) reads as opaque. */
   accessTokenFormat?: AccessTokenFormat | undefined;
+  /**
+   * Where RP-initiated logout may return to (OpenID Connect RP-Initiated Logout 1.0 §3), matched
+   * exactly; Keyrock's `redirect_sign_out_uri` is this list with one entry. Absent on older items.
+   */
+  postLogoutRedirectUris?: string[] | undefined;
   /** S3 key of the logo, when one was saved. */
   logoKey?: string | undefined;
   ownerActorId: number;
@@ -43,6 +48,8 @@ export interface Client {
   grantTypes: GrantType[];
   /** `jwt`: RFC 9068 access tokens (shared/oidc/access-token.ts); undefined or `opaque`: random values. */
   accessTokenFormat?: AccessTokenFormat | undefined;
+  /** RP-Initiated Logout 1.0 §3: the registered post-logout redirect URIs (none when absent). */
+  postLogoutRedirectUris?: string[] | undefined;
 }
 
 export type { Role } from './summaries.js';
@@ -61,6 +68,7 @@ export function toApplication(item: Item): Application {
     clientId: item.clientId as string,
     grantTypes: item.grantTypes as GrantType[],
     accessTokenFormat: item.accessTokenFormat as AccessTokenFormat | undefined,
+    postLogoutRedirectUris: item.postLogoutRedirectUris as string[] | undefined,
     logoKey: item.logoKey as string | undefined,
     ownerActorId: item.ownerActorId as number,
     createdAt: item.createdAt as string,
@@ -76,6 +84,7 @@ export function toClient(item: Item): Client {
     callbackUrl: item.callbackUrl as string,
     grantTypes: item.grantTypes as GrantType[],
     accessTokenFormat: item.accessTokenFormat as AccessTokenFormat | undefined,
+    postLogoutRedirectUris: item.postLogoutRedirectUris as string[] | undefined,
   };
 }
 
@@ -95,6 +104,7 @@ export interface NewApplication {
   callbackUrl: string;
   grantTypes: GrantType[];
   accessTokenFormat?: AccessTokenFormat | undefined;
+  postLogoutRedirectUris?: string[] | undefined;
   clientId: string;
   secretHash: string;
   owner: Owner;
@@ -118,6 +128,7 @@ export async function createApplication(
     clientId: input.clientId,
     grantTypes: input.grantTypes,
     accessTokenFormat: input.accessTokenFormat,
+    postLogoutRedirectUris: input.postLogoutRedirectUris,
     ownerActorId: input.owner.actorId,
     createdAt: isoNow(),
   };
@@ -180,6 +191,7 @@ function clientOf(app: Application, secretHash: string): Client {
     callbackUrl: app.callbackUrl,
     grantTypes: app.grantTypes,
     accessTokenFormat: app.accessTokenFormat,
+    postLogoutRedirectUris: app.postLogoutRedirectUris,
   };
 }
 
@@ -251,6 +263,7 @@ export interface ApplicationChanges {
   callbackUrl?: string;
   grantTypes?: GrantType[];
   accessTokenFormat?: AccessTokenFormat;
+  postLogoutRedirectUris?: string[];
 }
 
 /** Updates the application and its client item together, so OAuth never sees a stale callback. */
@@ -285,6 +298,7 @@ export async function updateApplication(
           callbackUrl: next.callbackUrl,
           grantTypes: next.grantTypes,
           accessTokenFormat: next.accessTokenFormat ?? 'opaque',
+          postLogoutRedirectUris: next.postLogoutRedirectUris ?? [],
         }),
       },
     },
@@ -298,6 +312,7 @@ export async function updateApplication(
           callbackUrl: next.callbackUrl,
           grantTypes: next.grantTypes,
           accessTokenFormat: next.accessTokenFormat ?? 'opaque',
+          postLogoutRedirectUris: next.postLogoutRedirectUris ?? [],
         }),
       },
     },

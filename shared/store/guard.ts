@@ -80,3 +80,47 @@ export async function recordFailure(db: Db, email: string): Promise<void> {
 export async function clearFailures(db: Db, email: string): Promise<void> {
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.guard(email) }));
 }
+
+/**
+ * A fixed-window counter of one action per subject (an email, a client address): true while the
+ * count stays within `limit` per `windowSeconds` (keys.ts pattern 27). Used for mail-sending
+ * actions, which must not become a way to flood someone's mailbox. One UpdateItem.
+ */
+export async function withinRate(
+  db: Db,
+  action: string,
+  subject: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<boolean> {
+  const now = nowSeconds();
+  const key = keys.rate(action, subject);
+  try {
+    const out = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.table,
+        Key: key,
+        UpdateExpression:
+          'ADD hits :one SET windowStart = if_not_exists(windowStart, :now), expiresAt = if_not_exists(expiresAt, :exp)',
+        ConditionExpression: 'attribute_not_exists(windowStart) OR windowStart > :cutoff',
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':now': now,
+          ':exp': now + windowSeconds,
+          ':cutoff': now - windowSeconds,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Number(out.Attributes?.hits ?? 1) <= limit;
+  } catch (error) {
+    if (!isConditionalFailure(error)) throw error;
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: { ...key, type: 'rate', hits: 1, windowStart: now, expiresAt: now + windowSeconds },
+      }),
+    );
+    return true;
+  }
+}

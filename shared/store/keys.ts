@@ -35,6 +35,15 @@
  *     the profiles of an id range, never a Scan              BatchGetItem  COUNTER/IDS + USER#<from..to>/PROFILE
  * 22. Gatehouse id of a record imported from Keyrock, by its Keyrock id
  *                                                            BatchGetItem  KEYROCK#<kind>#<uuid>/ALIAS
+ * 23. A revoked JWT access token (RFC 7009 on an RFC 9068 token), by its `jti`, until it
+ *     expires (TTL); introspection reads it with the client
+ *                                                            PutItem / BatchGetItem  JTI#<jti>/REVOKED
+ * 24. E-mail verification or password reset link by digest (single use: a conditional update
+ *     marks it used)                                          GetItem / UpdateItem  LINK#<sha256>/LINK
+ * 25. A user's portal sessions (a password reset ends them)  Query    GSI1 GSI1PK=USER#<id>#SESSIONS
+ * 26. A user's OAuth grants holding refresh tokens (a password reset revokes them, then each
+ *     grant's tokens through pattern 15)                     Query    PK=USERGRANTS#<id>
+ * 27. Rate limit of one action per email or client address   UpdateItem  RATE#<action>#<subject>/RATE
  */
 
 export const GSI1 = 'GSI1';
@@ -86,8 +95,8 @@ export const keys = {
 
   /**
    * The role catalogue as one item (pattern 18): `r<roleId>` {name, builtIn}, `p<permissionId>`
-   * {verb, path}, `s<roleId>` the permission ids switched on; `v` once it is complete. Sorts before
-   * META, outside the catalogue range.
+   * {verb, path, r?, h?} (a pattern; a required service header), `s<roleId>` the permission ids
+   * switched on; `v` once it is complete. Sorts before META, outside the catalogue range.
    */
   catalogue: (appId: number): Key => ({ PK: `APP#${appId}`, SK: 'CATALOGUE' }),
   /** The role ids an organization holds in an application (pattern 19): after ORGAUTHZ#, before PERM#. */
@@ -126,8 +135,32 @@ export const keys = {
   grantPartition: (grantId: string) => `GRANT#${grantId}`,
   session: (digest: string): Key => ({ PK: `SESSION#${digest}`, SK: 'SESSION' }),
   guard: (email: string): Key => ({ PK: `GUARD#${email.toLowerCase()}`, SK: 'GUARD' }),
+  /** An e-mail verification or password reset link, by the SHA-256 digest of its token. */
+  accountLink: (digest: string): Key => ({ PK: `LINK#${digest}`, SK: 'LINK' }),
+  /** Indexes a session under its user (pattern 25), so a password reset can end them all. */
+  userSessionsGsi: (userId: number, digest: string) => ({
+    GSI1PK: `USER#${userId}#SESSIONS`,
+    GSI1SK: `SESSION#${digest}`,
+  }),
+  userSessionsPartition: (userId: number) => `USER#${userId}#SESSIONS`,
+  /** A grant of the user's that holds refresh tokens (pattern 26); expires with its last token. */
+  userGrant: (userId: number, grantId: string): Key => ({
+    PK: `USERGRANTS#${userId}`,
+    SK: `GRANT#${grantId}`,
+  }),
+  userGrantsPartition: (userId: number) => `USERGRANTS#${userId}`,
+  /** A counter of one action (`reset`, `verify`) per email or client address (pattern 27). */
+  rate: (action: string, subject: string): Key => ({
+    PK: `RATE#${action}#${subject.toLowerCase()}`,
+    SK: 'RATE',
+  }),
   /** A Keyrock API token (POST /v1/auth/tokens), by the SHA-256 digest of its value. */
   apiToken: (digest: string): Key => ({ PK: `APITOKEN#${digest}`, SK: 'APITOKEN' }),
+  /**
+   * The deny-list entry of a revoked JWT access token (pattern 23), by its `jti` claim (a random
+   * UUID): `expiresAt` is the token's own `exp`, so TTL removes it once the token is dead anyway.
+   */
+  revokedJti: (jti: string): Key => ({ PK: `JTI#${jti}`, SK: 'REVOKED' }),
   /**
    * The Gatehouse record a Keyrock id (a UUID string) was imported as, written in the same
    * transaction as the record: an import run twice finds it and writes nothing twice.

@@ -4,7 +4,7 @@ import type { Db } from './db.js';
 import { idFrom, keys } from './keys.js';
 import { batchGet, getItem, type Item, isConditionalFailure, queryPartition } from './ops.js';
 import { toPermission } from './roles.js';
-import { catalogueItem, roleIdsFrom, SUMMARY_VERSION } from './summaries.js';
+import { catalogueItem, permissionValue, roleIdsFrom, SUMMARY_VERSION } from './summaries.js';
 
 /**
  * Builds the lookups' summary items (store/summaries.ts) for applications created before they
@@ -83,7 +83,7 @@ async function rebuildApplication(db: Db, appId: number, report: MigrationReport
   const roles = items.filter((i) => sk(i).startsWith(keys.rolePrefix)).map(toRole);
   const item: Item = { ...catalogueItem(appId, roles), ver: Number(summary?.ver ?? 0) + 1 };
   for (const p of items.filter((i) => sk(i).startsWith(keys.permissionPrefix)).map(toPermission)) {
-    item[`p${p.id}`] = { verb: p.verb, path: p.path };
+    item[`p${p.id}`] = permissionValue(p);
   }
   for (const i of items.filter((x) => sk(x).startsWith(keys.rolePermissionPrefix))) {
     const roleId = idFrom(sk(i), 1);

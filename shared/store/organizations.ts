@@ -6,6 +6,7 @@ import type { Db } from './db.js';
 import { keys } from './keys.js';
 import {
   batchGet,
+  findItem,
   getItem,
   type Item,
   nextIds,
@@ -22,6 +23,8 @@ export interface Organization {
   name: string;
   description: string;
   createdAt: string;
+  /** Keyrock's `website` column: an http(s) URL, or absent. */
+  website?: string;
   /** Keyrock's id (a UUID) of an organization moved by `idm import keyrock`. */
   keyrockId?: string;
 }
@@ -43,6 +46,7 @@ export function toOrganization(item: Item): Organization {
     name: item.name as string,
     description: (item.description as string) ?? '',
     createdAt: item.createdAt as string,
+    ...(typeof item.website === 'string' && item.website !== '' ? { website: item.website } : {}),
     ...(typeof item.keyrockId === 'string' ? { keyrockId: item.keyrockId } : {}),
   };
 }
@@ -75,7 +79,13 @@ function membershipItem(org: Organization, userId: number, role: MemberRole) {
 /** The organization, its actor pointer, its first owner and the total, in one transaction. */
 export async function createOrganization(
   db: Db,
-  input: { name: string; description: string; ownerUserId: number; keyrockId?: string | undefined },
+  input: {
+    name: string;
+    description: string;
+    website?: string | undefined;
+    ownerUserId: number;
+    keyrockId?: string | undefined;
+  },
 ): Promise<Organization> {
   const ids = await nextIds(db, { org: 1, actor: 1 });
   const org: Organization = {
@@ -84,6 +94,7 @@ export async function createOrganization(
     name: input.name,
     description: input.description,
     createdAt: isoNow(),
+    ...(input.website ? { website: input.website } : {}),
     ...(input.keyrockId ? { keyrockId: input.keyrockId } : {}),
   };
   try {
@@ -137,6 +148,21 @@ export async function requireOrganization(db: Db, orgId: number): Promise<Organi
   const org = await getOrganization(db, orgId);
   if (!org) throw notFound(`Organization ${orgId} does not exist.`);
   return org;
+}
+
+/** The organization and one user's membership in it, in one BatchGetItem (strongly consistent). */
+export async function organizationWithMembership(
+  db: Db,
+  orgId: number,
+  userId: number,
+): Promise<{ org?: Organization; membership?: Membership }> {
+  const items = await batchGet(db, [keys.organization(orgId), keys.membership(orgId, userId)], true);
+  const org = findItem(items, keys.organization(orgId));
+  const membership = findItem(items, keys.membership(orgId, userId));
+  return {
+    ...(org ? { org: toOrganization(org) } : {}),
+    ...(membership ? { membership: toMembership(membership) } : {}),
+  };
 }
 
 export async function getMembership(db: Db, orgId: number, userId: number): Promise<Membership | undefined> {
@@ -252,6 +278,150 @@ export async function removeMember(db: Db, orgId: number, userId: number): Promi
     if (error instanceof TransactionFailed) {
       if (error.failedAt(0)) throw conflict('The membership changed meanwhile; try again.');
       if (error.failedAt(1)) throw invalid('An organization must keep at least one owner.', 'role');
+    }
+    throw error;
+  }
+}
+
+/** DynamoDB's limit on the items of one TransactWriteItems. */
+const TRANSACTION_LIMIT = 100;
+
+type TransactItem = Parameters<typeof transact>[1][number];
+
+/**
+ * Changes an organization's name, description or website. Every membership item repeats the
+ * name (GET /user reads it from the user's own partition), so a new name is written to them in
+ * the same transaction while they fit in one; beyond that the profile goes first and the copies
+ * follow in batches (readers of the copies tolerate a stale name for that moment).
+ */
+export async function updateOrganization(
+  db: Db,
+  org: Organization,
+  changes: { name?: string | undefined; description?: string | undefined; website?: string | undefined },
+): Promise<Organization> {
+  const next: Organization = { ...org };
+  if (changes.name !== undefined) next.name = changes.name;
+  if (changes.description !== undefined) next.description = changes.description;
+  if (changes.website !== undefined) {
+    if (changes.website === '') delete next.website;
+    else next.website = changes.website;
+  }
+  const profile: TransactItem = {
+    Update: {
+      TableName: db.table,
+      Key: keys.organization(org.id),
+      UpdateExpression: `SET #n = :n, description = :d${next.website ? ', website = :w' : ' REMOVE website'}`,
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#n': 'name' },
+      ExpressionAttributeValues: {
+        ':n': next.name,
+        ':d': next.description,
+        ...(next.website ? { ':w': next.website } : {}),
+      },
+    },
+  };
+  const copies: TransactItem[] =
+    next.name === org.name
+      ? []
+      : (await membersOfOrganization(db, org.id)).map((m) => ({
+          Update: {
+            TableName: db.table,
+            Key: keys.membership(org.id, m.userId),
+            UpdateExpression: 'SET orgName = :n',
+            // A member removed meanwhile stays removed (no partial item is created).
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':n': next.name },
+          },
+        }));
+  const first = copies.length < TRANSACTION_LIMIT ? [profile, ...copies] : [profile];
+  try {
+    await transact(db, first);
+  } catch (error) {
+    if (error instanceof TransactionFailed) {
+      if (error.failedAt(0)) throw notFound(`Organization ${org.id} does not exist.`);
+      throw conflict('The organization changed meanwhile; try again.');
+    }
+    throw error;
+  }
+  if (first.length === 1) {
+    for (let i = 0; i < copies.length; i += TRANSACTION_LIMIT) {
+      // Each copy on its own: a failed condition only means that member left meanwhile, and
+      // must not stop the other copies.
+      await Promise.allSettled(copies.slice(i, i + TRANSACTION_LIMIT).map((c) => transact(db, [c])));
+    }
+  }
+  return next;
+}
+
+/**
+ * Deletes an organization with everything that names it: its profile and actor pointer, every
+ * membership (in the members' partitions), its authorizations in applications with their
+ * `APP#<id>/ORGROLES#<orgId>` summaries (pattern 19), and one off the total. One transaction
+ * while it fits in DynamoDB's 100 items; otherwise the authorizations go first, each application
+ * with its summary in one transaction (so a summary never disagrees with its authorizations),
+ * then the memberships, and the profile last, so a failure halfway leaves an organization that
+ * still exists and can be deleted again. The Keyrock alias stays, as it does for users, so a
+ * second import does not bring the organization back.
+ *
+ * New members and authorizations need the profile (their transactions check it), so none can be
+ * added once it is gone; the members and applications are read from GSI1, which may lag a write
+ * made in the same second (docs/data-model.md).
+ */
+export async function deleteOrganization(db: Db, org: Organization): Promise<void> {
+  const [members, authorizations] = await Promise.all([
+    membersOfOrganization(db, org.id),
+    queryGsi1(db, keys.orgAppsPartition(org.id)),
+  ]);
+  const byApp = new Map<number, number[]>();
+  for (const a of authorizations) {
+    const appId = a.appId as number;
+    byApp.set(appId, [...(byApp.get(appId) ?? []), a.roleId as number]);
+  }
+  const appGroups: TransactItem[][] = [...byApp].map(([appId, roleIds]) => [
+    ...roleIds.map((roleId) => ({
+      Delete: { TableName: db.table, Key: keys.orgAuthorization(appId, org.id, roleId) },
+    })),
+    { Delete: { TableName: db.table, Key: keys.orgRoles(appId, org.id) } },
+  ]);
+  const memberItems: TransactItem[] = members.map((m) => ({
+    Delete: { TableName: db.table, Key: keys.membership(org.id, m.userId) },
+  }));
+  const core: TransactItem[] = [
+    {
+      Delete: {
+        TableName: db.table,
+        Key: keys.organization(org.id),
+        ConditionExpression: 'attribute_exists(PK)',
+      },
+    },
+    {
+      Delete: {
+        TableName: db.table,
+        Key: keys.actor(org.actorId),
+        ConditionExpression: 'attribute_not_exists(PK) OR (kind = :org AND id = :id)',
+        ExpressionAttributeValues: { ':org': 'org', ':id': org.id },
+      },
+    },
+    statsAdd(db, 'organizations', -1),
+  ];
+  const all = [...core, ...memberItems, ...appGroups.flat()];
+  let last = all;
+  if (all.length > TRANSACTION_LIMIT) {
+    for (const group of appGroups) {
+      for (let i = 0; i < group.length; i += TRANSACTION_LIMIT) {
+        await transact(db, group.slice(i, i + TRANSACTION_LIMIT));
+      }
+    }
+    for (let i = 0; i < memberItems.length; i += TRANSACTION_LIMIT) {
+      await transact(db, memberItems.slice(i, i + TRANSACTION_LIMIT));
+    }
+    last = core;
+  }
+  try {
+    await transact(db, last);
+  } catch (error) {
+    if (error instanceof TransactionFailed && error.failedAt(0)) {
+      throw notFound(`Organization ${org.id} does not exist.`);
     }
     throw error;
   }

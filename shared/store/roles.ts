@@ -13,6 +13,14 @@ export interface Permission {
   description: string;
   verb: HttpVerb;
   path: string;
+  /** Keyrock's `is_regex`: `path` is a pattern (checked when stored, shared/keyrock/regex.ts). */
+  isRegex?: boolean | undefined;
+  /**
+   * Keyrock's `authorization_service_header`: the value a PEP proxy's service header must carry,
+   * required only while `useServiceHeader` is on (Keyrock's `use_authorization_service_header`).
+   */
+  serviceHeader?: string | undefined;
+  useServiceHeader?: boolean | undefined;
 }
 
 export function toPermission(item: Item): Permission {
@@ -23,6 +31,9 @@ export function toPermission(item: Item): Permission {
     description: (item.description as string) ?? '',
     verb: item.verb as HttpVerb,
     path: item.path as string,
+    isRegex: item.isRegex === true ? true : undefined,
+    serviceHeader: item.serviceHeader as string | undefined,
+    useServiceHeader: item.useServiceHeader === true ? true : undefined,
   };
 }
 
@@ -117,6 +128,29 @@ export async function createPermission(
     throw error;
   }
   return permission;
+}
+
+/**
+ * Replaces a permission's fields (Keyrock's PATCH), with its summary entry, in one transaction;
+ * 404 when it is gone.
+ */
+export async function updatePermission(db: Db, permission: Permission): Promise<void> {
+  try {
+    await transact(db, [
+      {
+        Put: {
+          TableName: db.table,
+          Item: { ...keys.permission(permission.appId, permission.id), type: 'permission', ...permission },
+          ConditionExpression: 'attribute_exists(PK)',
+        },
+      },
+      catalogueSummary.putPermission(db, permission.appId, permission),
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionFailed && error.failedAt(0))
+      throw notFound(`Permission ${permission.id} does not exist in application ${permission.appId}.`);
+    throw error;
+  }
 }
 
 export async function deletePermission(db: Db, appId: number, permissionId: number): Promise<void> {

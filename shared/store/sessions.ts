@@ -3,7 +3,7 @@ import { randomToken, sha256 } from '../crypto.js';
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { getItem, isConditionalFailure } from './ops.js';
+import { getItem, isConditionalFailure, queryGsi1 } from './ops.js';
 
 /**
  * A portal session. The browser holds a random id; the table holds only its SHA-256 digest, the
@@ -37,7 +37,12 @@ export async function createSession(
   await db.doc.send(
     new PutCommand({
       TableName: db.table,
-      Item: { ...keys.session(session.digest), type: 'session', ...session },
+      Item: {
+        ...keys.session(session.digest),
+        ...keys.userSessionsGsi(userId, session.digest),
+        type: 'session',
+        ...session,
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
@@ -97,4 +102,19 @@ export async function setActingOrg(db: Db, session: Session, orgId: number | und
 
 export async function deleteSession(db: Db, session: Session): Promise<void> {
   await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.session(session.digest) }));
+}
+
+/**
+ * Ends every session of a user (a password reset), found through GSI1 (keys.ts pattern 25). The
+ * index is eventually consistent: a session started a moment before may survive, but the reset
+ * also changed the password it was started with.
+ */
+export async function deleteUserSessions(db: Db, userId: number): Promise<number> {
+  const items = await queryGsi1(db, keys.userSessionsPartition(userId));
+  await Promise.all(
+    items.map((i) =>
+      db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.session(i.digest as string) })),
+    ),
+  );
+  return items.length;
 }

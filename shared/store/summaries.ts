@@ -9,10 +9,11 @@ import type { Item } from './ops.js';
  * (docs/data-model.md, patterns 18 and 19):
  *
  * - `APP#<id>/CATALOGUE`: the role catalogue as the lookups need it. Top-level attributes
- *   `r<roleId>` {name, builtIn}, `p<permissionId>` {verb, path}, `s<roleId>` the number set of
- *   permission ids switched on. Top-level names keep every update valid on an item that does not
- *   exist yet; `v` marks it complete (written at the application's creation, or by
- *   `npx idm migrate` for applications created before it existed). Readers trust only a complete one.
+ *   `r<roleId>` {name, builtIn}, `p<permissionId>` {verb, path, `r: true` for a pattern},
+ *   `s<roleId>` the number set of permission ids switched on. Top-level names keep every update
+ *   valid on an item that does not exist yet; `v` marks it complete (written at the
+ *   application's creation, or by `npx idm migrate` for applications created before it
+ *   existed). Readers trust only a complete one.
  * - `APP#<id>/ORGROLES#<orgId>`: `roleIds`, the number set of roles the organization holds.
  */
 export const SUMMARY_VERSION = 1;
@@ -29,7 +30,31 @@ export interface PermissionRule {
   id: number;
   verb: HttpVerb;
   path: string;
+  /** `path` is a pattern (Keyrock's `is_regex`), checked when it was stored. */
+  isRegex?: boolean | undefined;
+  /**
+   * The service header a PEP proxy must send for the permission to apply (Keyrock's
+   * `authorization_service_header` while `use_authorization_service_header` is on).
+   */
+  requiredServiceHeader?: string | undefined;
 }
+
+/** What a stored permission says about the service header (shared/store/roles.ts). */
+interface HeaderFields {
+  serviceHeader?: string | undefined;
+  useServiceHeader?: boolean | undefined;
+}
+
+/**
+ * A permission's entry in the summary: `r: true` only for a pattern and `h` only for a required
+ * service header, so entries written before either existed stay valid.
+ */
+export const permissionValue = (p: PermissionRule & HeaderFields) => ({
+  verb: p.verb,
+  path: p.path,
+  ...(p.isRegex ? { r: true } : {}),
+  ...(p.useServiceHeader && p.serviceHeader ? { h: p.serviceHeader } : {}),
+});
 
 /** The catalogue as decisions and role names need it: roles, permission rules and switches. */
 export interface RoleRules {
@@ -88,8 +113,8 @@ export const catalogueSummary = {
     update(db, role.appId, { set: '#r = :r' }, { '#r': `r${role.id}` }, { ':r': roleValue(role) }),
   removeRole: (db: Db, appId: number, roleId: number) =>
     update(db, appId, { remove: '#r, #s' }, { '#r': `r${roleId}`, '#s': `s${roleId}` }),
-  putPermission: (db: Db, appId: number, p: PermissionRule) =>
-    update(db, appId, { set: '#p = :p' }, { '#p': `p${p.id}` }, { ':p': { verb: p.verb, path: p.path } }),
+  putPermission: (db: Db, appId: number, p: PermissionRule & HeaderFields) =>
+    update(db, appId, { set: '#p = :p' }, { '#p': `p${p.id}` }, { ':p': permissionValue(p) }),
   removePermission: (db: Db, appId: number, permissionId: number) =>
     update(db, appId, { remove: '#p' }, { '#p': `p${permissionId}` }),
   switchPermission(db: Db, appId: number, roleId: number, permissionId: number, on: boolean) {
@@ -112,8 +137,14 @@ export function rulesFromSummary(item: Item | undefined, appId: number): RoleRul
       const v = value as { name: string; builtIn?: Role['builtIn'] };
       roles.push({ id, appId, name: v.name, builtIn: v.builtIn });
     } else if (name[0] === 'p') {
-      const v = value as { verb: HttpVerb; path: string };
-      permissions.push({ id, verb: v.verb, path: v.path });
+      const v = value as { verb: HttpVerb; path: string; r?: boolean; h?: string };
+      permissions.push({
+        id,
+        verb: v.verb,
+        path: v.path,
+        ...(v.r === true ? { isRegex: true } : {}),
+        ...(typeof v.h === 'string' ? { requiredServiceHeader: v.h } : {}),
+      });
     } else switches.set(id, new Set([...(value as Set<number>)].map(Number)));
   }
   roles.sort((a, b) => a.id - b.id);

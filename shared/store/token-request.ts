@@ -1,3 +1,4 @@
+import { nowSeconds } from '../time.js';
 import { type Client, toClient } from './applications.js';
 import type { Db } from './db.js';
 import { type Key, keys } from './keys.js';
@@ -20,6 +21,8 @@ export interface TokenRequestNeeds {
   email?: string | undefined;
   /** A user whose profile is wanted (introspection's `username`). */
   userId?: number | undefined;
+  /** A JWT access token's `jti`, to see whether it was revoked (the deny-list, keys.ts 23). */
+  jti?: string | undefined;
 }
 
 export interface TokenRequestRecords {
@@ -28,6 +31,8 @@ export interface TokenRequestRecords {
   token: TokenRecord | undefined;
   credentials: Credentials | undefined;
   user: User | undefined;
+  /** The `jti` asked about is on the deny-list and not yet past its expiry. */
+  jtiRevoked: boolean;
 }
 
 export async function readTokenRequest(
@@ -40,16 +45,20 @@ export async function readTokenRequest(
   if (needs.token !== undefined) wanted.push(keys.token(needs.token));
   if (needs.email !== undefined) wanted.push(...credentialKeys(needs.email));
   if (needs.userId !== undefined) wanted.push(keys.user(needs.userId));
+  if (needs.jti !== undefined) wanted.push(keys.revokedJti(needs.jti));
   const items = await getConsistent(db, wanted);
   const client = findItem(items, keys.client(clientId));
   const code = needs.code !== undefined ? findItem(items, keys.code(needs.code)) : undefined;
   const token = needs.token !== undefined ? findItem(items, keys.token(needs.token)) : undefined;
   const userItem = needs.userId !== undefined ? findItem(items, keys.user(needs.userId)) : undefined;
+  // TTL deletes lazily: an entry past its expiry is for a token that is dead anyway.
+  const denied = needs.jti !== undefined ? findItem(items, keys.revokedJti(needs.jti)) : undefined;
   return {
     client: client ? toClient(client) : undefined,
     code: code ? toCode(code) : undefined,
     token: token ? toToken(token) : undefined,
     credentials: needs.email !== undefined ? credentialsFrom(items, needs.email) : undefined,
     user: userItem ? toUser(userItem) : undefined,
+    jtiRevoked: denied !== undefined && Number(denied.expiresAt) > nowSeconds(),
   };
 }

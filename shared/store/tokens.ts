@@ -139,16 +139,35 @@ export async function getCode(db: Db, digest: string): Promise<CodeRecord | unde
   return out.Item ? toCode(out.Item) : undefined;
 }
 
+/**
+ * The Puts of tokens issued together, plus, for a user's refresh token, its grant's entry under
+ * the user (keys.ts pattern 26) living as long as the token: a password reset finds every grant
+ * that can still mint tokens there and revokes it (shared/domain/account-links.ts).
+ */
+function tokenPuts(db: Db, tokens: Omit<TokenRecord, 'revoked'>[]) {
+  const grants = tokens
+    .filter((t) => t.kind === 'refresh' && t.userId !== undefined)
+    .map((t) => ({
+      Put: {
+        TableName: db.table,
+        Item: {
+          ...keys.userGrant(t.userId!, t.grantId),
+          type: 'userGrant',
+          grantId: t.grantId,
+          expiresAt: t.expiresAt,
+        },
+      },
+    }));
+  return [...tokens.map((t) => ({ Put: { TableName: db.table, Item: tokenItem(t) } })), ...grants];
+}
+
 /** Stores tokens that belong together (an access token and its refresh token) all or nothing. */
 export async function putTokens(db: Db, tokens: Omit<TokenRecord, 'revoked'>[]): Promise<void> {
   if (tokens.length === 1) {
     await db.doc.send(new PutCommand({ TableName: db.table, Item: tokenItem(tokens[0]!) }));
     return;
   }
-  await transact(
-    db,
-    tokens.map((t) => ({ Put: { TableName: db.table, Item: tokenItem(t) } })),
-  );
+  await transact(db, tokenPuts(db, tokens));
 }
 
 export async function putCode(db: Db, code: Omit<CodeRecord, 'redeemed' | 'issued'>): Promise<void> {
@@ -191,7 +210,7 @@ export async function redeemCode(
           },
         },
       },
-      ...tokens.map((t) => ({ Put: { TableName: db.table, Item: tokenItem(t) } })),
+      ...tokenPuts(db, tokens),
     ]);
     return 'issued';
   } catch (error) {
@@ -225,7 +244,7 @@ export async function rotateRefresh(
           ExpressionAttributeValues: { ':t': true, ':f': false },
         },
       },
-      ...tokens.map((t) => ({ Put: { TableName: db.table, Item: tokenItem(t) } })),
+      ...tokenPuts(db, tokens),
     ]);
     return 'rotated';
   } catch (error) {
@@ -253,6 +272,20 @@ async function markRevoked(db: Db, key: Key): Promise<void> {
 
 export async function revokeToken(db: Db, digest: string): Promise<void> {
   await markRevoked(db, keys.token(digest));
+}
+
+/**
+ * Puts a JWT access token on the deny-list (keys.ts pattern 23) until `expiresAt`, its `exp`:
+ * DynamoDB's TTL removes the entry once the token could not be accepted anyway. Writing it again
+ * (a second revocation) changes nothing.
+ */
+export async function denyJwt(db: Db, jti: string, expiresAt: number): Promise<void> {
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: { ...keys.revokedJti(jti), type: 'revokedJti', jti, expiresAt },
+    }),
+  );
 }
 
 /**

@@ -43,6 +43,8 @@ export interface User {
 export interface Login {
   userId: number;
   passwordHash: string;
+  /** False until the emailed link is followed; logins written before the flag existed count as verified. */
+  emailVerified: boolean;
 }
 
 export interface NewUser {
@@ -50,6 +52,8 @@ export interface NewUser {
   nickName: string;
   displayName: string;
   passwordHash: string;
+  /** False for a portal sign-up, which must follow the emailed link; others are verified. */
+  emailVerified?: boolean | undefined;
   admin?: boolean | undefined;
   description?: string | undefined;
   website?: string | undefined;
@@ -105,6 +109,7 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
             type: 'login',
             userId: user.id,
             passwordHash: input.passwordHash,
+            ...(input.emailVerified === false ? { emailVerified: false } : {}),
           },
           ConditionExpression: absent,
         },
@@ -158,6 +163,7 @@ export async function requireUser(db: Db, userId: number): Promise<User> {
 const toLogin = (item: Item): Login => ({
   userId: item.userId as number,
   passwordHash: item.passwordHash as string,
+  emailVerified: item.emailVerified !== false,
 });
 
 export async function getLogin(db: Db, email: string): Promise<Login | undefined> {

@@ -31,7 +31,13 @@ export async function newUser(db: Db, name = 'user'): Promise<User> {
 export async function newApp(
   db: Db,
   ownerId: number,
-  extra: { grantTypes?: string[]; callbackUrl?: string; name?: string; accessTokenFormat?: string } = {},
+  extra: {
+    grantTypes?: string[];
+    callbackUrl?: string;
+    name?: string;
+    accessTokenFormat?: string;
+    postLogoutRedirectUris?: string[];
+  } = {},
 ): Promise<Registered> {
   const owner = await db.doc.send(
     new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
@@ -49,6 +55,7 @@ export async function newApp(
       callbackUrl: extra.callbackUrl ?? CALLBACK,
       grantTypes: extra.grantTypes,
       accessTokenFormat: extra.accessTokenFormat,
+      postLogoutRedirectUris: extra.postLogoutRedirectUris,
     },
   );
   return { app, secret: clientSecret, client: { client_id: app.clientId } };

@@ -44,6 +44,8 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
       IDM_BCRYPT_COST: '4',
       IDM_LOG_LEVEL: 'SILENT',
       IDM_INSECURE_COOKIES: 'true',
+      // Mail goes to the run's maildev (test/support/mail.ts reads it back).
+      IDM_SMTP_URL: inject('smtpUrl'),
       // Each service signs with its own key set (made on first use), never the developer's .data/.
       IDM_SIGNING_KEYS_FILE: join(tmpdir(), `gatehouse-keys-${randomUUID()}.json`),
     },

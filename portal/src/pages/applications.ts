@@ -169,6 +169,11 @@ export function ApplicationPage({ id, session }: { id: number; session: SessionI
           <dt>URL</dt><dd><a href=${app.url} rel="noopener noreferrer">${app.url}</a></dd>
           ${app.callbackUrl && html`<dt>Callback URL</dt><dd><code>${app.callbackUrl}</code></dd>`}
           ${app.clientId && html`<dt>Client ID</dt><dd><code>${app.clientId}</code> <${CopyButton} value=${app.clientId} label="Copy client ID" /></dd>`}
+          ${app.accessTokenFormat && html`<dt>Access tokens</dt><dd>${TOKEN_FORMATS.find((f) => f.value === app.accessTokenFormat)?.label}</dd>`}
+          ${
+            app.postLogoutRedirectUris?.length > 0 &&
+            html`<dt>Sign-out return URLs</dt><dd>${app.postLogoutRedirectUris.map((u) => html`<code>${u}</code> `)}</dd>`
+          }
         </dl>`
     }
     ${
@@ -212,21 +217,42 @@ export function ApplicationPage({ id, session }: { id: number; session: SessionI
   </section>`;
 }
 
+const TOKEN_FORMATS = [
+  { value: 'opaque', label: 'Opaque (random values, read from Gatehouse)' },
+  { value: 'jwt', label: 'JWT (RFC 9068, signed, verified without a call to Gatehouse)' },
+];
+
 function EditApplication({ app, onDone }: { app: AppView; onDone: () => void }) {
   const form = useForm({
     name: app.name,
     description: app.description,
     url: app.url,
     callbackUrl: app.callbackUrl,
+    accessTokenFormat: app.accessTokenFormat ?? 'opaque',
+    postLogoutRedirectUris: (app.postLogoutRedirectUris ?? []).join('\n'),
   });
   const save = form.submit(async (v) => {
-    await api('PUT', `/api/applications/${app.id}`, v);
+    await api('PUT', `/api/applications/${app.id}`, {
+      ...v,
+      postLogoutRedirectUris: v.postLogoutRedirectUris
+        .split('\n')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    });
     onDone();
   });
   return html`<form onSubmit=${save} class="panel" novalidate>
     <h2>Edit details</h2>
     <${FormError} error=${form.errors._form} />
     <${ApplicationFields} form=${form} />
+    ${form.field('accessTokenFormat', 'Access tokens', {
+      options: TOKEN_FORMATS,
+      hint: 'JWTs are read without a call to Gatehouse; a revoked one stays usable until it expires (at most an hour) except through introspection.',
+    })}
+    ${form.field('postLogoutRedirectUris', 'Sign-out return URLs', {
+      multiline: true,
+      hint: 'Where RP-initiated logout may send users back to, one exact http(s) URL per line.',
+    })}
     <div class="actions">
       <button type="submit" disabled=${form.busy}>${form.busy ? 'Saving…' : 'Save changes'}</button>
       <button type="button" class="secondary" onClick=${onDone}>Cancel</button>

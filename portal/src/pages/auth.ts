@@ -1,6 +1,8 @@
-import { api, type SessionInfo } from '../api.js';
+import { useState } from 'preact/hooks';
+import { ApiError, api, type SessionInfo } from '../api.js';
 import { safeReturn } from '../return-path.js';
 import { FormError, html, navigate, useForm } from '../ui.js';
+import { ResendVerification } from './account-links.js';
 
 /**
  * Sign-in. `?return=` comes from /oauth2/authorize (or a page that needed a session); it is
@@ -8,9 +10,18 @@ import { FormError, html, navigate, useForm } from '../ui.js';
  */
 export function SignIn({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void }) {
   const params = new URLSearchParams(location.search);
-  const form = useForm({ email: '', password: '' });
+  const form = useForm({ email: params.get('email') ?? '', password: '' });
+  const [unverified, setUnverified] = useState(false);
   const signIn = form.submit(async (v) => {
-    const session = await api<SessionInfo>('POST', '/api/session', { email: v.email, password: v.password });
+    setUnverified(false);
+    const session = await api<SessionInfo>('POST', '/api/session', {
+      email: v.email,
+      password: v.password,
+    }).catch((error: unknown) => {
+      // 403: the password was right, the email address is not confirmed yet.
+      if (error instanceof ApiError && error.status === 403) setUnverified(true);
+      throw error;
+    });
     const target = safeReturn(params.get('return'));
     onSignedIn(session);
     // The return path may be a server page (the OAuth consent page): a full navigation.
@@ -20,7 +31,12 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void })
   const signUpHref = `/signup${params.has('return') ? `?return=${encodeURIComponent(params.get('return')!)}` : ''}`;
   return html`<section class="narrow">
     <h1 tabindex="-1">Sign in</h1>
-    ${params.has('created') && html`<p class="notice" role="status">Your account is ready. Sign in to continue.</p>`}
+    ${
+      params.has('created') &&
+      html`<p class="notice" role="status">Your account is ready. We emailed you a link to confirm your address; then sign in.</p>`
+    }
+    ${params.has('verified') && html`<p class="notice" role="status">Your email address is confirmed. Sign in to continue.</p>`}
+    ${params.has('reset') && html`<p class="notice" role="status">Your password is changed. Sign in with the new one.</p>`}
     ${
       params.get('return')?.startsWith('/oauth2/') &&
       html`<p class="hint">An application asks you to sign in with your Gatehouse account.</p>`
@@ -31,6 +47,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void })
       ${form.field('password', 'Password', { type: 'password', autocomplete: 'current-password', required: true })}
       <button type="submit" disabled=${form.busy}>${form.busy ? 'Signing in…' : 'Sign in'}</button>
     </form>
+    ${unverified && html`<${ResendVerification} email=${form.values.email} />`}
+    <p><a href=${`/forgot-password${form.values.email ? `?email=${encodeURIComponent(form.values.email)}` : ''}`}>Forgot your password?</a></p>
     <p>No account yet? <a href=${signUpHref}>Create an account</a></p>
   </section>`;
 }

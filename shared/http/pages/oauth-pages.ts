@@ -1,12 +1,15 @@
 import { logoUrl } from '../../domain/logo-url.js';
 import type { AuthorizeOutcome, Consent } from '../../oauth/authorize-endpoint.js';
+import type { LogoutOutcome } from '../../oidc/logout.js';
 import { escapeHtml, html, redirect } from '../response.js';
 import { PAGE_CSP } from '../security-headers.js';
+import { clearedSessionCookie } from '../session.js';
 import type { HttpResult } from '../types.js';
 
 /**
- * The server-rendered pages of /oauth2/authorize: the consent page and the error page shown when
- * the request cannot be sent back to the client. No scripts and no inline styles (PAGE_CSP).
+ * The server-rendered pages of /oauth2/authorize (the consent page, and the error page shown when
+ * the request cannot be sent back to the client) and of /oauth2/logout (the sign-out question and
+ * "You are signed out"). No scripts and no inline styles (PAGE_CSP).
  */
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -64,17 +67,9 @@ ${hidden}
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button>
 </form>`;
-  // CSP form-action also governs where the form's response may redirect (browsers enforce it on
-  // redirects), so the application's callback origin is allowed alongside 'self'.
-  let callbackOrigin = '';
-  try {
-    callbackOrigin = new URL(view.redirectUri).origin;
-  } catch {
-    callbackOrigin = '';
-  }
-  const csp = PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${callbackOrigin}`.trim());
+  // The form's answer redirects to the application's callback: its origin joins 'self'.
   return html(200, layout(`Allow ${appName}`, body), {
-    'content-security-policy': csp,
+    'content-security-policy': formActionCsp(view.redirectUri),
     ...NO_CACHE,
   });
 }
@@ -88,4 +83,51 @@ export function authorizeResponse(outcome: AuthorizeOutcome): HttpResult {
     return redirect(`/signin?${again}return=${encodeURIComponent(outcome.returnPath)}`);
   }
   return consentPage(outcome.consent);
+}
+
+/** CSP form-action also governs where a form's response redirects (browsers enforce it). */
+function formActionCsp(target: string | undefined): string {
+  let origin = '';
+  try {
+    origin = target ? new URL(target).origin : '';
+  } catch {
+    origin = '';
+  }
+  return PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${origin}`.trim());
+}
+
+/**
+ * /oauth2/logout's answer (OpenID Connect RP-Initiated Logout 1.0, shared/oidc/logout.ts): the
+ * registered post-logout redirect or the "You are signed out" page, both clearing the cookie;
+ * or the confirmation form when the request does not prove the relying party sent it (§6).
+ */
+export function logoutResponse(outcome: LogoutOutcome): HttpResult {
+  if (outcome.kind === 'signed-out') {
+    const cookies = [clearedSessionCookie()];
+    if (outcome.redirect) return redirect(outcome.redirect, {}, cookies);
+    const body = `<h1>You are signed out</h1>
+<p>Your Gatehouse session has ended. You can close this window.</p>
+<p><a href="/signin">Sign in again</a></p>`;
+    return {
+      ...html(200, layout('Signed out', body), { 'content-security-policy': PAGE_CSP, ...NO_CACHE }),
+      cookies,
+    };
+  }
+  const hidden = [...outcome.params, ['csrf_token', outcome.csrfToken]]
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k!)}" value="${escapeHtml(v!)}">`)
+    .join('\n');
+  const asking = outcome.clientName
+    ? `<strong>${escapeHtml(outcome.clientName)}</strong> asks to sign you out of Gatehouse.`
+    : 'A request asks to sign you out of Gatehouse.';
+  const body = `<h1>Sign out of Gatehouse?</h1>
+<p>${asking}</p>
+<form method="post" action="/oauth2/logout">
+${hidden}
+<button type="submit">Sign out</button>
+<a href="/">Stay signed in</a>
+</form>`;
+  return html(200, layout('Sign out?', body), {
+    'content-security-policy': formActionCsp(outcome.redirect),
+    ...NO_CACHE,
+  });
 }

@@ -1,4 +1,4 @@
-import { INVALID_CREDENTIALS, LOCKED_OUT, verifyPassword } from '../../domain/accounts.js';
+import { refusalDescription, verifyPassword } from '../../domain/accounts.js';
 import { invalidGrant, invalidRequest } from '../../errors.js';
 import { putTokens } from '../../store/tokens.js';
 import { parseScope } from '../scope.js';
@@ -21,8 +21,8 @@ export const password: Grant = {
   async handle({ db, form, client, read, issuer }) {
     const scope = parseScope(form.get('scope'));
     const check = await verifyPassword(db, form.get('username')!, form.get('password')!, read.credentials);
-    // RFC 6749 §5.2: wrong credentials and a locked account are both invalid_grant.
-    if (!check.ok) throw invalidGrant(check.reason === 'locked' ? LOCKED_OUT : INVALID_CREDENTIALS);
+    // RFC 6749 §5.2: wrong credentials, a locked account and an unverified email are invalid_grant.
+    if (!check.ok) throw invalidGrant(refusalDescription(check.reason));
     const minted = await issueTokens(
       { db, issuer },
       {

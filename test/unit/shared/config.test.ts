@@ -31,7 +31,31 @@ describe('readConfig', () => {
       keyrockEncryptionKey: 'nodejs_idm',
       signingKeysSecret: undefined,
       signingKeysFile: resolve('.data', 'signing-keys.json'),
+      requireEmailVerification: false,
+      mailFrom: 'Gatehouse <no-reply@gatehouse.localhost>',
+      smtpUrl: undefined,
+      sesConfigurationSet: undefined,
     });
+  });
+
+  it('requires e-mail verification only when IDM_REQUIRE_EMAIL_VERIFICATION is "true"', () => {
+    expect(readConfig({ ...TABLE, IDM_REQUIRE_EMAIL_VERIFICATION: 'true' }).requireEmailVerification).toBe(
+      true,
+    );
+    expect(readConfig({ ...TABLE, IDM_REQUIRE_EMAIL_VERIFICATION: 'false' }).requireEmailVerification).toBe(
+      false,
+    );
+    const mail = readConfig({
+      ...TABLE,
+      IDM_MAIL_FROM: 'idm@example.com',
+      IDM_SMTP_URL: 'smtp://127.0.0.1:1025',
+      IDM_SES_CONFIGURATION_SET: 'gh',
+    });
+    expect([mail.mailFrom, mail.smtpUrl, mail.sesConfigurationSet]).toEqual([
+      'idm@example.com',
+      'smtp://127.0.0.1:1025',
+      'gh',
+    ]);
   });
 
   it('keeps the signing keys in the named secret, else in IDM_SIGNING_KEYS_FILE or under DATA_DIR', () => {

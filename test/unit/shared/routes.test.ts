@@ -119,10 +119,27 @@ describe('derived routes', () => {
     expect(corsMethods('/api/session')).toEqual([]);
   });
 
-  it('requires a session on every portal route but sign-up and the session probes', () => {
+  it('requires a session on every portal route but sign-up, the session probes and mailed links', () => {
     const open = routes
       .filter((r) => r.path.startsWith('/api/') && r.auth !== 'session')
       .map((r) => `${r.method} ${r.path}`);
-    expect(open.sort()).toEqual(['GET /api/session', 'POST /api/session', 'POST /api/users']);
+    expect(open.sort()).toEqual([
+      'GET /api/session',
+      'POST /api/email-verification',
+      'POST /api/email-verification/confirm',
+      'POST /api/password-reset',
+      'POST /api/password-reset/confirm',
+      'POST /api/session',
+      'POST /api/users',
+    ]);
+  });
+
+  it('lets only the routes that mail links send mail', () => {
+    const senders = routes.filter((r) => r.mail === 'send').map((r) => `${r.method} ${r.path}`);
+    expect(senders.sort()).toEqual([
+      'POST /api/email-verification',
+      'POST /api/password-reset',
+      'POST /api/users',
+    ]);
   });
 });

@@ -46,6 +46,27 @@ describe('decide (Keyrock’s Permit/Deny)', () => {
     expect(decide(resolved([reader]), 'PATCH', '/orders')).toBe('Deny');
     expect(decide(resolved([]), 'GET', '/orders')).toBe('Deny');
   });
+
+  it('runs a pattern permission (Keyrock’s is_regex) case-insensitively, on a bounded resource', () => {
+    const r = resolved([reader]);
+    r.rules.permissions.push({ id: 12, verb: 'GET', path: '^/items/[0-9]+$', isRegex: true });
+    r.rules.switches.get(3)!.add(12);
+    expect(decide(r, 'GET', '/items/42')).toBe('Permit');
+    expect(decide(r, 'GET', '/ITEMS/42')).toBe('Permit');
+    expect(decide(r, 'GET', '/items/x')).toBe('Deny');
+    expect(decide(r, 'GET', `/items/${'1'.repeat(3000)}`)).toBe('Deny');
+    // Without the flag the same text is a literal path.
+    expect(decide(resolved([reader]), 'GET', '/items/42')).toBe('Deny');
+  });
+
+  it('applies a permission that requires a service header only with that header', () => {
+    const r = resolved([reader]);
+    r.rules.permissions[0] = { ...r.rules.permissions[0]!, requiredServiceHeader: 'tenant-a' };
+    expect(decide(r, 'GET', '/orders', 'tenant-a')).toBe('Permit');
+    expect(decide(r, 'GET', '/orders', 'tenant-b')).toBe('Deny');
+    expect(decide(r, 'GET', '/orders')).toBe('Deny');
+    expect(decide(resolved([reader]), 'GET', '/orders', 'anything')).toBe('Permit');
+  });
 });
 
 describe('built-in roles and any role', () => {

@@ -13,6 +13,7 @@ import {
   password,
   permissionFields,
   positiveInt,
+  postLogoutRedirectUris,
   resourcePath,
   roleName,
   text,
@@ -433,5 +434,27 @@ describe('field rules shared by the portal, the CLI and /v1', () => {
     expect(
       thrown(() => applicationFields({ ...input, name: 'n'.repeat(LIMITS.applicationName + 1) })).field,
     ).toBe('name');
+  });
+
+  it('post-logout redirect URIs (RP-Initiated Logout 1.0 §3): a list or one URL, none by default', () => {
+    const input = {
+      name: 'S',
+      description: 'D',
+      url: 'https://s.example',
+      callbackUrl: 'https://s.example/cb',
+    };
+    expect(applicationFields(input).postLogoutRedirectUris).toEqual([]);
+    expect(postLogoutRedirectUris('https://shop.example/bye')).toEqual(['https://shop.example/bye']);
+    expect(postLogoutRedirectUris(['https://a.example/x', 'https://a.example/x'])).toEqual([
+      'https://a.example/x',
+    ]);
+    expect(refusal(() => postLogoutRedirectUris(['https://a.example/x#f']))).toEqual(
+      invalid('postLogoutRedirectUris', 'postLogoutRedirectUris must not contain a fragment.'),
+    );
+    const many = Array.from(
+      { length: LIMITS.postLogoutRedirectUris + 1 },
+      (_, i) => `https://a.example/${i}`,
+    );
+    expect(refusal(() => postLogoutRedirectUris(many)).field).toBe('postLogoutRedirectUris');
   });
 });

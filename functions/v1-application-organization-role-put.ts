@@ -1,0 +1,19 @@
+import { roleByKeyrockId, setGranteeRole, v1Application } from '../shared/domain/application-admin.js';
+import { organizationIdParam } from '../shared/domain/organizations.js';
+import { endpoint } from '../shared/http/handler.js';
+import { pathParam } from '../shared/http/request.js';
+import { json } from '../shared/http/response.js';
+import { orgAssignedBody, organizationRoleParam } from '../shared/keyrock/applications.js';
+
+/**
+ * PUT /v1/applications/{applicationId}/organizations/{organizationId}/roles/{roleId}/organization_roles/{organizationRoleId}
+ * (Keyrock): gives the organization's members the role (201 as in Keyrock); only `member` (shared/keyrock/applications.ts).
+ */
+export const handler = endpoint('v1-application-organization-role-put', async ({ db, event, caller }) => {
+  const access = await v1Application(db, caller, pathParam(event, 'applicationId'), 'read');
+  const orgId = await organizationIdParam(db, pathParam(event, 'organizationId'));
+  const role = roleByKeyrockId(access, pathParam(event, 'roleId'));
+  organizationRoleParam(pathParam(event, 'organizationRoleId'));
+  await setGranteeRole(db, access, { kind: 'org', id: orgId }, role, true);
+  return json(201, orgAssignedBody(orgId, role, access.app.clientId));
+});

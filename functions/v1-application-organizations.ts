@@ -1,0 +1,16 @@
+import { assignments, roleById, v1Application } from '../shared/domain/application-admin.js';
+import { endpoint } from '../shared/http/handler.js';
+import { pathParam } from '../shared/http/request.js';
+import { json } from '../shared/http/response.js';
+import { orgAssignmentEntry } from '../shared/keyrock/applications.js';
+
+/** GET /v1/applications/{applicationId}/organizations (Keyrock): which organization holds which role. */
+export const handler = endpoint('v1-application-organizations', async ({ db, event, caller }) => {
+  const access = await v1Application(db, caller, pathParam(event, 'applicationId'), 'read');
+  const list = await assignments(db, access, 'org');
+  return json(200, {
+    role_organization_assignments: list.map((a) =>
+      orgAssignmentEntry(a.grantee.id, roleById(access, a.roleId), true),
+    ),
+  });
+});
