@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, resolve, sep } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { PAGE_CSP, SECURITY_HEADERS } from '../shared/http/security-headers.js';
+import { keyrockError } from '../shared/keyrock/errors.js';
 import { compileRoutes, matchRoute } from '../shared/routes.js';
 import { toEvent, writeResult } from './event.js';
 import { invokeRoute } from './handlers.js';
@@ -152,11 +153,15 @@ export function createLocalServer(options: LocalServerOptions): Server {
         writeResult(res, result);
         return;
       }
+      // Keyrock's management API (mounted on /v1 and, for Keystone-era clients, /v3) answers
+      // every error in its own shape, unknown paths included; elsewhere RFC 6749's shape.
+      const keyrockPath = /^\/v[13](\/|$)/.test(path);
       if (match && 'allowed' in match) {
+        const message = `Use ${match.allowed.join(' or ')} here.`;
         sendJson(
           res,
           405,
-          { error: 'invalid_request', error_description: `Use ${match.allowed.join(' or ')} here.` },
+          keyrockPath ? keyrockError(405, message) : { error: 'invalid_request', error_description: message },
           { allow: match.allowed.join(', ') },
         );
         return;
@@ -170,10 +175,12 @@ export function createLocalServer(options: LocalServerOptions): Server {
         const wantsHtml = (req.headers.accept ?? '').includes('text/html');
         if (await servePortal(res, options.portalDir, path, wantsHtml)) return;
       }
-      sendJson(res, 404, {
-        error: 'not_found',
-        error_description: `Nothing is served at ${method} ${path}.`,
-      });
+      const message = `Nothing is served at ${method} ${path}.`;
+      sendJson(
+        res,
+        404,
+        keyrockPath ? keyrockError(404, message) : { error: 'not_found', error_description: message },
+      );
     } catch (error) {
       const requestId = randomUUID();
       console.error(`[${requestId}]`, error);

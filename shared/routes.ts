@@ -693,7 +693,7 @@ const declared = [
   {
     method: 'PUT',
     path: '/v1/applications/{applicationId}/roles/{roleId}/permissions/{permissionId}',
-    fn: 'v1-role-permission-put',
+    fn: 'v1-role-permission-assign',
     auth: 'keyrock-token',
     errors: 'keyrock',
     table: 'write',
@@ -702,7 +702,7 @@ const declared = [
   {
     method: 'POST',
     path: '/v1/applications/{applicationId}/roles/{roleId}/permissions/{permissionId}',
-    fn: 'v1-role-permission-post',
+    fn: 'v1-role-permission-assign',
     auth: 'keyrock-token',
     errors: 'keyrock',
     table: 'write',
@@ -738,7 +738,7 @@ const declared = [
   {
     method: 'PUT',
     path: '/v1/applications/{applicationId}/users/{userId}/roles/{roleId}',
-    fn: 'v1-application-user-role-put',
+    fn: 'v1-application-user-role-assign',
     auth: 'keyrock-token',
     errors: 'keyrock',
     table: 'write',
@@ -747,7 +747,7 @@ const declared = [
   {
     method: 'POST',
     path: '/v1/applications/{applicationId}/users/{userId}/roles/{roleId}',
-    fn: 'v1-application-user-role-post',
+    fn: 'v1-application-user-role-assign',
     auth: 'keyrock-token',
     errors: 'keyrock',
     table: 'write',
@@ -783,7 +783,7 @@ const declared = [
   {
     method: 'PUT',
     path: '/v1/applications/{applicationId}/organizations/{organizationId}/roles/{roleId}/organization_roles/{organizationRoleId}',
-    fn: 'v1-application-organization-role-put',
+    fn: 'v1-application-organization-role-assign',
     auth: 'keyrock-token',
     errors: 'keyrock',
     table: 'write',
@@ -792,7 +792,7 @@ const declared = [
   {
     method: 'POST',
     path: '/v1/applications/{applicationId}/organizations/{organizationId}/roles/{roleId}/organization_roles/{organizationRoleId}',
-    fn: 'v1-application-organization-role-post',
+    fn: 'v1-application-organization-role-assign',
     auth: 'keyrock-token',
     errors: 'keyrock',
     table: 'write',
@@ -883,7 +883,7 @@ const declared = [
   {
     method: 'PUT',
     path: '/v1/organizations/{organizationId}/users/{userId}/organization_roles/{role}',
-    fn: 'v1-organization-role-put',
+    fn: 'v1-organization-role-assign',
     auth: 'keyrock-token',
     errors: 'keyrock',
     table: 'write',
@@ -892,7 +892,7 @@ const declared = [
   {
     method: 'POST',
     path: '/v1/organizations/{organizationId}/users/{userId}/organization_roles/{role}',
-    fn: 'v1-organization-role-post',
+    fn: 'v1-organization-role-assign',
     auth: 'keyrock-token',
     errors: 'keyrock',
     table: 'write',

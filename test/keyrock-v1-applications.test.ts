@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../shared/domain/accounts.js';
 import { setAdministrator } from '../shared/domain/user-admin.js';
 import { getClient } from '../shared/store/applications.js';
 import { keys } from '../shared/store/keys.js';
@@ -8,6 +7,7 @@ import { createOrganization } from '../shared/store/organizations.js';
 import { roleCatalogue } from '../shared/store/roles.js';
 import { roleIdsFrom, rulesFromSummary } from '../shared/store/summaries.js';
 import type { User } from '../shared/store/users.js';
+import { expectKeyrockError, keyrockClient, PASSWORD } from './support/keyrock.js';
 import { startService, type TestService } from './support/service.js';
 
 /**
@@ -15,54 +15,14 @@ import { startService, type TestService } from './support/service.js';
  * local server with plain fetch, with the bodies of Keyrock's own tests
  * (test/templates/api/002-applications.json, 008-roles.json, 009-permissions.json, 010-…).
  */
-const PASSWORD = 'correct horse battery';
 let service: TestService;
+const { call, signIn, register } = keyrockClient(() => service);
 let admin: User;
 let bob: User;
 let carol: User;
 let adminToken: string;
 let bobToken: string;
 let carolToken: string;
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown> & { error?: { message: string; code: number; title: string } };
-}
-
-async function call(
-  method: string,
-  path: string,
-  init: { token?: string; json?: unknown; raw?: string; type?: string } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers['x-auth-token'] = init.token;
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    body = JSON.stringify(init.json);
-    headers['content-type'] = 'application/json';
-  } else if (init.raw !== undefined) {
-    body = init.raw;
-    headers['content-type'] = init.type ?? 'application/json';
-  }
-  const res = await fetch(`${service.url}${path}`, { method, headers, body });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : {} };
-}
-
-function expectKeyrockError(res: Answer, status: number, title: string, message?: string) {
-  expect(res.status).toBe(status);
-  expect(res.body.error).toEqual({ message: message ?? expect.any(String), code: status, title });
-}
-
-async function signIn(email: string): Promise<string> {
-  const res = await call('POST', '/v1/auth/tokens', { json: { name: email, password: PASSWORD } });
-  expect(res.status).toBe(201);
-  return res.headers.get('x-subject-token')!;
-}
-
-const register = (email: string, name: string) =>
-  registerUser(service.db, { email, password: PASSWORD, displayName: name }, 4);
 
 const APP = {
   application: {
@@ -169,37 +129,31 @@ describe('/v1/applications', () => {
     const post = (json: unknown) => call('POST', '/v1/applications', { token: bobToken, json });
     const before = (await call('GET', '/v1/applications', { token: bobToken })).body
       .applications as unknown[];
-    expectKeyrockError(await post({}), 400, 'Bad Request', 'Missing parameter application in body request');
+    expectKeyrockError(await post({}), 400, 'Missing parameter application in body request');
     expectKeyrockError(
       await post({ application: { redirect_uri: 'http://x.test/cb' } }),
       400,
-      'Bad Request',
       'Missing parameter name in body request or empty name',
     );
     expectKeyrockError(
       await post({ application: { name: 'x' } }),
       400,
-      'Bad Request',
       'Missing parameter redirect_uri in body request',
     );
     const base = { name: 'x', redirect_uri: 'http://x.test/cb' };
-    expectKeyrockError(await post({ application: { ...base, grant_type: 'password' } }), 400, 'Bad Request');
-    expectKeyrockError(await post({ application: { ...base, grant_type: ['hybrid'] } }), 400, 'Bad Request');
-    expectKeyrockError(await post({ application: { ...base, token_types: ['bearer'] } }), 400, 'Bad Request');
-    expectKeyrockError(
-      await post({ application: { ...base, redirect_uri: 'javascript:alert(1)' } }),
-      400,
-      'Bad Request',
-    );
-    expectKeyrockError(await post({ application: { ...base, url: 'not a url' } }), 400, 'Bad Request');
-    expectKeyrockError(await post({ application: { ...base, name: 'n'.repeat(101) } }), 400, 'Bad Request');
+    expectKeyrockError(await post({ application: { ...base, grant_type: 'password' } }), 400);
+    expectKeyrockError(await post({ application: { ...base, grant_type: ['hybrid'] } }), 400);
+    expectKeyrockError(await post({ application: { ...base, token_types: ['bearer'] } }), 400);
+    expectKeyrockError(await post({ application: { ...base, redirect_uri: 'javascript:alert(1)' } }), 400);
+    expectKeyrockError(await post({ application: { ...base, url: 'not a url' } }), 400);
+    expectKeyrockError(await post({ application: { ...base, name: 'n'.repeat(101) } }), 400);
     const notJson = await call('POST', '/v1/applications', { token: bobToken, raw: '{"application":' });
-    expectKeyrockError(notJson, 400, 'Bad Request');
+    expectKeyrockError(notJson, 400);
     const text = await call('POST', '/v1/applications', { token: bobToken, raw: 'x', type: 'text/plain' });
-    expectKeyrockError(text, 400, 'Bad Request');
+    expectKeyrockError(text, 400);
     const after = (await call('GET', '/v1/applications', { token: bobToken })).body.applications as unknown[];
     expect(after.length).toBe(before.length);
-    expectKeyrockError(await call('POST', '/v1/applications', { json: APP }), 401, 'Unauthorized');
+    expectKeyrockError(await call('POST', '/v1/applications', { json: APP }), 401);
   });
 
   it('updates with Keyrock’s values_updated (its own test’s body), and says when nothing changed', async () => {
@@ -245,29 +199,20 @@ describe('/v1/applications', () => {
     expectKeyrockError(
       await call('PATCH', `/v1/applications/${id}`, { token: bobToken, json: { application: { id: 'x' } } }),
       400,
-      'Bad Request',
       'Cannot set id, secret or response_type',
     );
-    expectKeyrockError(
-      await call('PATCH', `/v1/applications/${id}`, { token: bobToken, json: {} }),
-      400,
-      'Bad Request',
-    );
+    expectKeyrockError(await call('PATCH', `/v1/applications/${id}`, { token: bobToken, json: {} }), 400);
   });
 
   it('keeps other users out (403, even to read) and lets an administrator in', async () => {
     const id = await createApp();
-    expectKeyrockError(await call('GET', `/v1/applications/${id}`, { token: carolToken }), 403, 'Forbidden');
+    expectKeyrockError(await call('GET', `/v1/applications/${id}`, { token: carolToken }), 403);
     const patch = await call('PATCH', `/v1/applications/${id}`, {
       token: carolToken,
       json: { application: { name: 'hacked' } },
     });
-    expectKeyrockError(patch, 403, 'Forbidden');
-    expectKeyrockError(
-      await call('DELETE', `/v1/applications/${id}`, { token: carolToken }),
-      403,
-      'Forbidden',
-    );
+    expectKeyrockError(patch, 403);
+    expectKeyrockError(await call('DELETE', `/v1/applications/${id}`, { token: carolToken }), 403);
     expect((await getClient(service.db, id))!.name).toBe('Test_application 1');
     expect((await call('GET', `/v1/applications/${id}`, { token: adminToken })).status).toBe(200);
     const byAdmin = await call('PATCH', `/v1/applications/${id}`, {
@@ -278,19 +223,10 @@ describe('/v1/applications', () => {
     expectKeyrockError(
       await call('GET', '/v1/applications/00000000-0000-4000-8000-000000000000', { token: bobToken }),
       404,
-      'Not Found',
       'Application not found',
     );
-    expectKeyrockError(
-      await call('GET', '/v1/applications/idm_admin_app', { token: adminToken }),
-      403,
-      'Forbidden',
-    );
-    expectKeyrockError(
-      await call('GET', `/v1/applications/${'x'.repeat(300)}`, { token: bobToken }),
-      404,
-      'Not Found',
-    );
+    expectKeyrockError(await call('GET', '/v1/applications/idm_admin_app', { token: adminToken }), 403);
+    expectKeyrockError(await call('GET', `/v1/applications/${'x'.repeat(300)}`, { token: bobToken }), 404);
   });
 
   it('deletes an application with its client: 204, then 404', async () => {
@@ -300,7 +236,7 @@ describe('/v1/applications', () => {
     expect(res.status).toBe(204);
     expect(await getClient(service.db, id)).toBeUndefined();
     expect(await getItem(service.db, keys.application(appId))).toBeUndefined();
-    expectKeyrockError(await call('GET', `/v1/applications/${id}`, { token: bobToken }), 404, 'Not Found');
+    expectKeyrockError(await call('GET', `/v1/applications/${id}`, { token: bobToken }), 404);
   });
 });
 
@@ -337,12 +273,7 @@ describe('/v1/applications/{id}/roles', () => {
       title: 'OK',
     });
     expect((await call('DELETE', `${base}/${role.id}`, { token: bobToken })).status).toBe(204);
-    expectKeyrockError(
-      await call('GET', `${base}/${role.id}`, { token: bobToken }),
-      404,
-      'Not Found',
-      'Role not found',
-    );
+    expectKeyrockError(await call('GET', `${base}/${role.id}`, { token: bobToken }), 404, 'Role not found');
     expect((await roleCatalogue(service.db, appId)).roles.map((r) => r.name)).toEqual([
       'Provider',
       'Purchaser',
@@ -360,37 +291,31 @@ describe('/v1/applications/{id}/roles', () => {
       token: bobToken,
       json: { role: { name: 'x' } },
     });
-    expectKeyrockError(rename, 403, 'Forbidden', 'Not allowed');
-    expectKeyrockError(await call('DELETE', `${base}/provider`, { token: bobToken }), 403, 'Forbidden');
+    expectKeyrockError(rename, 403, 'Not allowed');
+    expectKeyrockError(await call('DELETE', `${base}/provider`, { token: bobToken }), 403);
   });
 
   it('answers mistakes and strangers with Keyrock’s 400, 404 and 403', async () => {
     const id = await createApp();
     const base = `/v1/applications/${id}/roles`;
-    expectKeyrockError(await call('POST', base, { token: bobToken, json: {} }), 400, 'Bad Request');
-    expectKeyrockError(await call('POST', base, { token: bobToken, json: { role: {} } }), 400, 'Bad Request');
+    expectKeyrockError(await call('POST', base, { token: bobToken, json: {} }), 400);
+    expectKeyrockError(await call('POST', base, { token: bobToken, json: { role: {} } }), 400);
     expectKeyrockError(
       await call('POST', base, { token: bobToken, json: { role: { name: 'r'.repeat(65) } } }),
       400,
-      'Bad Request',
     );
     const created = await call('POST', base, { token: bobToken, json: { role: { name: 'R' } } });
     const roleId = (created.body.role as { id: string }).id;
     expectKeyrockError(
       await call('PATCH', `${base}/${roleId}`, { token: bobToken, json: { role: { is_internal: true } } }),
       400,
-      'Bad Request',
       'Cannot set id or is_internal',
     );
-    expectKeyrockError(await call('GET', `${base}/999999`, { token: bobToken }), 404, 'Not Found');
-    expectKeyrockError(await call('GET', `${base}/nope`, { token: bobToken }), 404, 'Not Found');
-    expectKeyrockError(await call('GET', base, { token: carolToken }), 403, 'Forbidden');
-    expectKeyrockError(
-      await call('POST', base, { token: carolToken, json: { role: { name: 'x' } } }),
-      403,
-      'Forbidden',
-    );
-    expectKeyrockError(await call('DELETE', `${base}/${roleId}`, { token: carolToken }), 403, 'Forbidden');
+    expectKeyrockError(await call('GET', `${base}/999999`, { token: bobToken }), 404);
+    expectKeyrockError(await call('GET', `${base}/nope`, { token: bobToken }), 404);
+    expectKeyrockError(await call('GET', base, { token: carolToken }), 403);
+    expectKeyrockError(await call('POST', base, { token: carolToken, json: { role: { name: 'x' } } }), 403);
+    expectKeyrockError(await call('DELETE', `${base}/${roleId}`, { token: carolToken }), 403);
     expect((await call('GET', `${base}/${roleId}`, { token: bobToken })).status).toBe(200);
   });
 });
@@ -432,7 +357,7 @@ describe('/v1/applications/{id}/permissions and role–permission assignments', 
       { name: 'p', action: 'GET', resource: 'login', is_regex: 'yes' },
       { name: 'p', action: 'GET', resource: 'x', regex_types: '.*' },
     ];
-    for (const body of mistakes) expectKeyrockError(await post(body), 400, 'Bad Request');
+    for (const body of mistakes) expectKeyrockError(await post(body), 400);
     const ok = await post({
       name: 'permission 7',
       action: 'GET',
@@ -469,7 +394,7 @@ describe('/v1/applications/{id}/permissions and role–permission assignments', 
     const ids = (list.body.permissions as { id: string }[]).map((p) => p.id);
     expect(ids).toEqual(expect.arrayContaining([permission.id, '1', '2', '3', '4', '5', '6']));
     expect((await call('DELETE', `${base}/${permission.id}`, { token: bobToken })).status).toBe(204);
-    expectKeyrockError(await call('GET', `${base}/${permission.id}`, { token: bobToken }), 404, 'Not Found');
+    expectKeyrockError(await call('GET', `${base}/${permission.id}`, { token: bobToken }), 404);
   });
 
   it('keeps Keyrock’s internal permissions read-only and strangers out', async () => {
@@ -480,11 +405,10 @@ describe('/v1/applications/{id}/permissions and role–permission assignments', 
     expectKeyrockError(
       await call('PATCH', `${base}/3`, { token: bobToken, json: { permission: { name: 'x' } } }),
       403,
-      'Forbidden',
     );
-    expectKeyrockError(await call('DELETE', `${base}/1`, { token: bobToken }), 403, 'Forbidden');
-    expectKeyrockError(await call('GET', base, { token: carolToken }), 403, 'Forbidden');
-    expectKeyrockError(await call('GET', `${base}/p999999`, { token: bobToken }), 404, 'Not Found');
+    expectKeyrockError(await call('DELETE', `${base}/1`, { token: bobToken }), 403);
+    expectKeyrockError(await call('GET', base, { token: carolToken }), 403);
+    expectKeyrockError(await call('GET', `${base}/p999999`, { token: bobToken }), 404);
   });
 
   it('checks regex resources before storing them; a safe one is stored with is_regex', async () => {
@@ -496,7 +420,7 @@ describe('/v1/applications/{id}/permissions and role–permission assignments', 
         json: { permission: { name: 'r', action: 'GET', resource, is_regex: true } },
       });
     for (const evil of ['(a+)+$', '^(a|a)*$', '(x)\\1', '(?=a)', '.*.*.*', 'a{1000}', '[', 'a'.repeat(201)]) {
-      expectKeyrockError(await post(evil), 400, 'Bad Request');
+      expectKeyrockError(await post(evil), 400);
     }
     const safe = await post('^/v2/entities/[^/]+/attrs$');
     expect(safe.status).toBe(201);
@@ -512,7 +436,7 @@ describe('/v1/applications/{id}/permissions and role–permission assignments', 
       token: bobToken,
       json: { permission: { is_regex: true } },
     });
-    expectKeyrockError(patch, 400, 'Bad Request');
+    expectKeyrockError(patch, 400);
   });
 
   it('assigns a permission to a role with PUT or POST, lists and removes it (Keyrock’s 010 flow)', async () => {
@@ -529,12 +453,7 @@ describe('/v1/applications/{id}/permissions and role–permission assignments', 
     });
     const permId = (perm.body.permission as { id: string }).id;
     const path = `/v1/applications/${id}/roles/${roleId}/permissions`;
-    expectKeyrockError(
-      await call('GET', path, { token: bobToken }),
-      404,
-      'Not Found',
-      'Assignments not found',
-    );
+    expectKeyrockError(await call('GET', path, { token: bobToken }), 404, 'Assignments not found');
     for (const method of ['POST', 'PUT']) {
       const res = await call(method, `${path}/${permId}`, { token: bobToken });
       expect(res.status).toBe(201);
@@ -547,10 +466,9 @@ describe('/v1/applications/{id}/permissions and role–permission assignments', 
     expectKeyrockError(
       await call('POST', `/v1/applications/${id}/roles/provider/permissions/${permId}`, { token: bobToken }),
       403,
-      'Forbidden',
     );
-    expectKeyrockError(await call('PUT', `${path}/p999999`, { token: bobToken }), 404, 'Not Found');
-    expectKeyrockError(await call('PUT', `${path}/${permId}`, { token: carolToken }), 403, 'Forbidden');
+    expectKeyrockError(await call('PUT', `${path}/p999999`, { token: bobToken }), 404);
+    expectKeyrockError(await call('PUT', `${path}/${permId}`, { token: carolToken }), 403);
     const provider = await call('GET', `/v1/applications/${id}/roles/provider/permissions`, {
       token: bobToken,
     });
@@ -563,7 +481,7 @@ describe('/v1/applications/{id}/permissions and role–permission assignments', 
       '6',
     ]);
     expect((await call('DELETE', `${path}/${permId}`, { token: bobToken })).status).toBe(204);
-    expectKeyrockError(await call('DELETE', `${path}/${permId}`, { token: bobToken }), 404, 'Not Found');
+    expectKeyrockError(await call('DELETE', `${path}/${permId}`, { token: bobToken }), 404);
     expect((await roleCatalogue(service.db, appId)).switches.get(Number(roleId)) ?? new Set()).toEqual(
       new Set(),
     );
@@ -581,7 +499,7 @@ describe('role assignments to users and organizations', () => {
     const users = `/v1/applications/${id}/users`;
     const dave = await register('dave@test.com', 'dave');
     const refused = await call('POST', `${users}/${dave.id}/roles/${roleId}`, { token: carolToken });
-    expectKeyrockError(refused, 403, 'Forbidden');
+    expectKeyrockError(refused, 403);
     for (const method of ['POST', 'PUT']) {
       const res = await call(method, `${users}/${dave.id}/roles/${roleId}`, { token: bobToken });
       expect(res.status).toBe(201);
@@ -599,40 +517,23 @@ describe('role assignments to users and organizations', () => {
     expect((await call('GET', `/v1/applications/${id}`, { token: carolToken })).status).toBe(200);
     const asPurchaser = await call('GET', users, { token: carolToken });
     expect(asPurchaser.body.role_user_assignments).toEqual([{ user_id: String(dave.id), role_id: roleId }]);
-    expectKeyrockError(
-      await call('PUT', `${users}/${carol.id}/roles/provider`, { token: carolToken }),
-      403,
-      'Forbidden',
-    );
+    expectKeyrockError(await call('PUT', `${users}/${carol.id}/roles/provider`, { token: carolToken }), 403);
     expectKeyrockError(
       await call('PATCH', `/v1/applications/${id}`, {
         token: carolToken,
         json: { application: { name: 'x' } },
       }),
       403,
-      'Forbidden',
     );
     const mine = await call('GET', `${users}/${dave.id}/roles`, { token: bobToken });
     expect(mine.body.role_user_assignments).toEqual([{ user_id: String(dave.id), role_id: roleId }]);
-    expectKeyrockError(
-      await call('PUT', `${users}/999999/roles/${roleId}`, { token: bobToken }),
-      404,
-      'Not Found',
-    );
-    expectKeyrockError(
-      await call('PUT', `${users}/${dave.id}/roles/424242`, { token: bobToken }),
-      404,
-      'Not Found',
-    );
+    expectKeyrockError(await call('PUT', `${users}/999999/roles/${roleId}`, { token: bobToken }), 404);
+    expectKeyrockError(await call('PUT', `${users}/${dave.id}/roles/424242`, { token: bobToken }), 404);
     expect((await call('DELETE', `${users}/${dave.id}/roles/${roleId}`, { token: bobToken })).status).toBe(
       204,
     );
-    expectKeyrockError(
-      await call('DELETE', `${users}/${dave.id}/roles/${roleId}`, { token: bobToken }),
-      404,
-      'Not Found',
-    );
-    expectKeyrockError(await call('GET', `${users}/${dave.id}/roles`, { token: bobToken }), 404, 'Not Found');
+    expectKeyrockError(await call('DELETE', `${users}/${dave.id}/roles/${roleId}`, { token: bobToken }), 404);
+    expectKeyrockError(await call('GET', `${users}/${dave.id}/roles`, { token: bobToken }), 404);
   });
 
   it('gives organizations roles for their members, keeping the ORGROLES summary in step', async () => {
@@ -644,12 +545,7 @@ describe('role assignments to users and organizations', () => {
       ownerUserId: carol.id,
     });
     const base = `/v1/applications/${id}/organizations`;
-    expectKeyrockError(
-      await call('GET', base, { token: bobToken }),
-      404,
-      'Not Found',
-      'Assignments not found',
-    );
+    expectKeyrockError(await call('GET', base, { token: bobToken }), 404, 'Assignments not found');
     const path = `${base}/${org.id}/roles/purchaser/organization_roles/member`;
     const res = await call('PUT', path, { token: bobToken });
     expect(res.status).toBe(201);
@@ -673,21 +569,19 @@ describe('role assignments to users and organizations', () => {
       { organization_id: String(org.id), role_id: 'purchaser' },
     ]);
     const owner = `${base}/${org.id}/roles/purchaser/organization_roles/owner`;
-    expectKeyrockError(await call('PUT', owner, { token: bobToken }), 400, 'Bad Request');
+    expectKeyrockError(await call('PUT', owner, { token: bobToken }), 400);
     expectKeyrockError(
       await call('PUT', `${base}/${org.id}/roles/purchaser/organization_roles/boss`, { token: bobToken }),
       404,
-      'Not Found',
     );
     expectKeyrockError(
       await call('PUT', `${base}/999999/roles/purchaser/organization_roles/member`, { token: bobToken }),
       404,
-      'Not Found',
     );
     expect((await call('DELETE', path, { token: bobToken })).status).toBe(204);
     expect(roleIdsFrom(await getItem(service.db, keys.orgRoles(appId, org.id)))).toEqual([]);
-    expectKeyrockError(await call('GET', `/v1/applications/${id}`, { token: carolToken }), 403, 'Forbidden');
-    expectKeyrockError(await call('DELETE', path, { token: bobToken }), 404, 'Not Found');
+    expectKeyrockError(await call('GET', `/v1/applications/${id}`, { token: carolToken }), 403);
+    expectKeyrockError(await call('DELETE', path, { token: bobToken }), 404);
   });
 });
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser } from '../shared/domain/accounts.js';
 import { setAdministrator } from '../shared/domain/user-admin.js';
 import { authorize } from '../shared/store/authorizations.js';
 import { db } from '../shared/store/db.js';
@@ -15,6 +14,7 @@ import {
 import { roleCatalogue } from '../shared/store/roles.js';
 import { totals } from '../shared/store/stats.js';
 import type { User } from '../shared/store/users.js';
+import { expectKeyrockError, keyrockClient } from './support/keyrock.js';
 import { newApp } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
@@ -23,8 +23,8 @@ import { startService, type TestService } from './support/service.js';
  * scripts call it: organizations, their members, who may do what (owner manages, member reads,
  * administrator everything) and deletion with everything that names the organization.
  */
-const PASSWORD = 'correct horse battery';
 let service: TestService;
+const { call, signIn, register } = keyrockClient(() => service);
 let admin: User;
 let olga: User; // owns the organizations under test
 let mike: User; // a member
@@ -33,53 +33,6 @@ let adminToken: string;
 let olgaToken: string;
 let mikeToken: string;
 let eveToken: string;
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown> & { error?: { message: string; code: number; title: string } };
-}
-
-async function call(
-  method: string,
-  path: string,
-  init: { token?: string; json?: unknown; raw?: string; type?: string } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers['x-auth-token'] = init.token;
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    body = JSON.stringify(init.json);
-    headers['content-type'] = 'application/json';
-  } else if (init.raw !== undefined) {
-    body = init.raw;
-    headers['content-type'] = init.type ?? 'application/json';
-  } else if (init.type) headers['content-type'] = init.type;
-  const res = await fetch(`${service.url}${path}`, { method, headers, body });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : {} };
-}
-
-function expectKeyrockError(res: Answer, status: number, message: string) {
-  const titles: Record<number, string> = {
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    403: 'Forbidden',
-    404: 'Not Found',
-  };
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: { message, code: status, title: titles[status] } });
-  expect(res.headers.get('cache-control')).toBe('no-store');
-}
-
-async function signIn(email: string): Promise<string> {
-  const res = await call('POST', '/v1/auth/tokens', { json: { name: email, password: PASSWORD } });
-  expect(res.status).toBe(201);
-  return res.headers.get('x-subject-token')!;
-}
-
-const register = (email: string, name: string) =>
-  registerUser(service.db, { email, password: PASSWORD, displayName: name }, 4);
 
 async function createOrg(token: string, organization: Record<string, unknown>): Promise<string> {
   const res = await call('POST', '/v1/organizations', { token, json: { organization } });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../shared/crypto.js';
-import { registerUser } from '../shared/domain/accounts.js';
 import { setAdministrator } from '../shared/domain/user-admin.js';
 import { putApiToken } from '../shared/store/api-tokens.js';
 import { authorize } from '../shared/store/authorizations.js';
@@ -13,6 +12,7 @@ import {
 import { totals } from '../shared/store/stats.js';
 import { getLogin, getUser, type User } from '../shared/store/users.js';
 import { nowSeconds } from '../shared/time.js';
+import { expectKeyrockError, keyrockClient, PASSWORD } from './support/keyrock.js';
 import { basic, newApp, postForm } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
@@ -21,62 +21,14 @@ import { startService, type TestService } from './support/service.js';
  * server with plain fetch, as Keyrock's scripts call them. Users are made with the same domain
  * function the CLI and the portal use; the administrator as `idm user set-admin` makes one.
  */
-const PASSWORD = 'correct horse battery';
 let service: TestService;
+const { call, signIn, register } = keyrockClient(() => service);
 let admin: User;
 let bob: User;
 let carol: User;
 let adminToken: string;
 let bobToken: string;
 let carolToken: string;
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown> & { error?: { message: string; code: number; title: string } };
-}
-
-async function call(
-  method: string,
-  path: string,
-  init: {
-    token?: string;
-    headers?: Record<string, string>;
-    json?: unknown;
-    raw?: string;
-    type?: string;
-  } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { ...init.headers };
-  if (init.token) headers['x-auth-token'] = init.token;
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    body = JSON.stringify(init.json);
-    headers['content-type'] = 'application/json';
-  } else if (init.raw !== undefined) {
-    body = init.raw;
-    headers['content-type'] = init.type ?? 'application/json';
-  }
-  const res = await fetch(`${service.url}${path}`, { method, headers, body });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : {} };
-}
-
-/** Keyrock's error body: `{error: {message, code, title}}` with code = status. */
-function expectKeyrockError(res: Answer, status: number, title: string) {
-  expect(res.status).toBe(status);
-  expect(res.body.error).toEqual({ message: expect.any(String), code: status, title });
-  expect(res.headers.get('cache-control')).toBe('no-store');
-}
-
-async function signIn(email: string, password = PASSWORD): Promise<string> {
-  const res = await call('POST', '/v1/auth/tokens', { json: { name: email, password } });
-  expect(res.status).toBe(201);
-  return res.headers.get('x-subject-token')!;
-}
-
-const register = (email: string, name: string) =>
-  registerUser(service.db, { email, password: PASSWORD, displayName: name }, 4);
 
 beforeAll(async () => {
   service = await startService();
@@ -141,7 +93,7 @@ describe('POST /v1/auth/tokens', () => {
     const mismatch = await call('POST', '/v1/auth/tokens', {
       json: { name: bob.email, password: PASSWORD, token: carolToken },
     });
-    expectKeyrockError(mismatch, 401, 'Unauthorized');
+    expectKeyrockError(mismatch, 401);
   });
 
   it('answers 401 in Keyrock’s shape for an unknown email, a wrong password or an unknown token', async () => {
@@ -152,7 +104,7 @@ describe('POST /v1/auth/tokens', () => {
       { token: `${bob.id.toString(36)}.${'A'.repeat(43)}` },
     ]) {
       const res = await call('POST', '/v1/auth/tokens', { json });
-      expectKeyrockError(res, 401, 'Unauthorized');
+      expectKeyrockError(res, 401);
       expect(res.headers.get('x-subject-token')).toBeNull();
     }
   });
@@ -166,17 +118,17 @@ describe('POST /v1/auth/tokens', () => {
       expect(res.status).toBe(401);
     }
     const res = await call('POST', '/v1/auth/tokens', { json: { name: victim.email, password: PASSWORD } });
-    expectKeyrockError(res, 429, 'Too Many Requests');
+    expectKeyrockError(res, 429);
   });
 
   it('answers 400 for a body that is not JSON, misses a field or has another type', async () => {
-    expectKeyrockError(await call('POST', '/v1/auth/tokens', { raw: '{"name": ' }), 400, 'Bad Request');
-    expectKeyrockError(await call('POST', '/v1/auth/tokens', { raw: '[1]' }), 400, 'Bad Request');
+    expectKeyrockError(await call('POST', '/v1/auth/tokens', { raw: '{"name": ' }), 400);
+    expectKeyrockError(await call('POST', '/v1/auth/tokens', { raw: '[1]' }), 400);
     const missing = await call('POST', '/v1/auth/tokens', { json: { name: bob.email } });
-    expectKeyrockError(missing, 400, 'Bad Request');
+    expectKeyrockError(missing, 400);
     expect(missing.body.error!.message).toBe('Expecting to find name and password or token in body request');
     const text = await call('POST', '/v1/auth/tokens', { raw: 'name=x', type: 'text/plain' });
-    expectKeyrockError(text, 400, 'Bad Request');
+    expectKeyrockError(text, 400);
   });
 });
 
@@ -213,13 +165,13 @@ describe('GET and DELETE /v1/auth/tokens', () => {
       token: bobToken,
       headers: { 'x-subject-token': carolToken },
     });
-    expectKeyrockError(asBob, 401, 'Unauthorized');
+    expectKeyrockError(asBob, 401);
     const unknown = await call('GET', '/v1/auth/tokens', {
       token: bobToken,
       headers: { 'x-subject-token': 'nothing' },
     });
-    expectKeyrockError(unknown, 401, 'Unauthorized');
-    expectKeyrockError(await call('GET', '/v1/auth/tokens', { token: bobToken }), 400, 'Bad Request');
+    expectKeyrockError(unknown, 401);
+    expectKeyrockError(await call('GET', '/v1/auth/tokens', { token: bobToken }), 400);
   });
 
   it('revokes a token (204); it no longer works; another user cannot revoke it (403)', async () => {
@@ -228,15 +180,15 @@ describe('GET and DELETE /v1/auth/tokens', () => {
       token: bobToken,
       headers: { 'x-subject-token': token },
     });
-    expectKeyrockError(refused, 403, 'Forbidden');
+    expectKeyrockError(refused, 403);
     const res = await call('DELETE', '/v1/auth/tokens', { token, headers: { 'x-subject-token': token } });
     expect(res.status).toBe(204);
-    expectKeyrockError(await call('GET', `/v1/users/${carol.id}`, { token }), 401, 'Unauthorized');
+    expectKeyrockError(await call('GET', `/v1/users/${carol.id}`, { token }), 401);
     const again = await call('DELETE', '/v1/auth/tokens', {
       token: carolToken,
       headers: { 'x-subject-token': token },
     });
-    expectKeyrockError(again, 404, 'Not Found');
+    expectKeyrockError(again, 404);
   });
 
   it('lets an administrator revoke anyone’s token', async () => {
@@ -253,11 +205,11 @@ describe('GET and DELETE /v1/auth/tokens', () => {
 describe('authentication of every other /v1 call', () => {
   it('refuses a missing, unknown or expired token with Keyrock’s 401 and a challenge', async () => {
     const missing = await call('GET', '/v1/users');
-    expectKeyrockError(missing, 401, 'Unauthorized');
+    expectKeyrockError(missing, 401);
     expect(missing.headers.get('www-authenticate')).toContain('Bearer');
-    expectKeyrockError(await call('GET', '/v1/users', { token: 'wrong' }), 401, 'Unauthorized');
+    expectKeyrockError(await call('GET', '/v1/users', { token: 'wrong' }), 401);
     const forged = `${admin.id.toString(36)}.${'x'.repeat(43)}`;
-    expectKeyrockError(await call('GET', '/v1/users', { token: forged }), 401, 'Unauthorized');
+    expectKeyrockError(await call('GET', '/v1/users', { token: forged }), 401);
     const expired = `${admin.id.toString(36)}.${'e'.repeat(43)}`;
     await putApiToken(service.db, {
       digest: sha256(expired),
@@ -266,7 +218,7 @@ describe('authentication of every other /v1 call', () => {
       methods: ['password'],
     });
     const res = await call('GET', '/v1/users', { token: expired });
-    expectKeyrockError(res, 401, 'Unauthorized');
+    expectKeyrockError(res, 401);
     expect(res.body.error!.message).toBe('Token has expired');
     expect((await call('POST', '/v1/auth/tokens', { json: { token: expired } })).status).toBe(401);
   });
@@ -286,7 +238,7 @@ describe('authentication of every other /v1 call', () => {
     const refused = await call('GET', `/v1/users/${bob.id}`, {
       headers: { authorization: `Bearer ${oauth}` },
     });
-    expectKeyrockError(refused, 401, 'Unauthorized');
+    expectKeyrockError(refused, 401);
   });
 });
 
@@ -312,18 +264,18 @@ describe('/v1/users', () => {
     expect(link).toMatch(/^<\/v1\/users\?limit=1&cursor=2>; rel="next"$/);
     const second = await call('GET', link.slice(1, link.indexOf('>')), { token: adminToken });
     expect((second.body.users as { id: string }[])[0]!.id).toBe('2');
-    expectKeyrockError(await call('GET', '/v1/users?limit=0', { token: adminToken }), 400, 'Bad Request');
-    expectKeyrockError(await call('GET', '/v1/users?limit=5000', { token: adminToken }), 400, 'Bad Request');
-    expectKeyrockError(await call('GET', '/v1/users?cursor=x', { token: adminToken }), 400, 'Bad Request');
+    expectKeyrockError(await call('GET', '/v1/users?limit=0', { token: adminToken }), 400);
+    expectKeyrockError(await call('GET', '/v1/users?limit=5000', { token: adminToken }), 400);
+    expectKeyrockError(await call('GET', '/v1/users?cursor=x', { token: adminToken }), 400);
   });
 
   it('refuses the list and creation to a non-administrator (403)', async () => {
-    expectKeyrockError(await call('GET', '/v1/users', { token: bobToken }), 403, 'Forbidden');
+    expectKeyrockError(await call('GET', '/v1/users', { token: bobToken }), 403);
     const res = await call('POST', '/v1/users', {
       token: bobToken,
       json: { user: { username: 'x', email: 'x@test.com', password: PASSWORD } },
     });
-    expectKeyrockError(res, 403, 'Forbidden');
+    expectKeyrockError(res, 403);
   });
 
   it('creates a user that the portal, /v1 and the totals all see', async () => {
@@ -366,43 +318,31 @@ describe('/v1/users', () => {
 
   it('answers creation mistakes with Keyrock’s 400 and 409', async () => {
     const post = (json: unknown) => call('POST', '/v1/users', { token: adminToken, json });
-    expectKeyrockError(await post({}), 400, 'Bad Request');
+    expectKeyrockError(await post({}), 400);
     const noName = await post({ user: { email: 'n@test.com', password: PASSWORD } });
-    expectKeyrockError(noName, 400, 'Bad Request');
+    expectKeyrockError(noName, 400);
     expect(noName.body.error!.message).toBe('Missing parameter username in body request or empty username');
-    expectKeyrockError(await post({ user: { username: 'n', password: PASSWORD } }), 400, 'Bad Request');
-    expectKeyrockError(await post({ user: { username: 'n', email: 'n@test.com' } }), 400, 'Bad Request');
-    expectKeyrockError(
-      await post({ user: { username: 'n', email: 'bad', password: PASSWORD } }),
-      400,
-      'Bad Request',
-    );
-    expectKeyrockError(
-      await post({ user: { username: 'n', email: 'n@test.com', password: 'short' } }),
-      400,
-      'Bad Request',
-    );
+    expectKeyrockError(await post({ user: { username: 'n', password: PASSWORD } }), 400);
+    expectKeyrockError(await post({ user: { username: 'n', email: 'n@test.com' } }), 400);
+    expectKeyrockError(await post({ user: { username: 'n', email: 'bad', password: PASSWORD } }), 400);
+    expectKeyrockError(await post({ user: { username: 'n', email: 'n@test.com', password: 'short' } }), 400);
     const website = await post({
       user: { username: 'n', email: 'n@test.com', password: PASSWORD, website: 'javascript:x' },
     });
-    expectKeyrockError(website, 400, 'Bad Request');
-    expectKeyrockError(
-      await post({ user: { username: 'n', email: bob.email, password: PASSWORD } }),
-      409,
-      'Conflict',
-    );
+    expectKeyrockError(website, 400);
+    expectKeyrockError(await post({ user: { username: 'n', email: bob.email, password: PASSWORD } }), 409);
     const notJson = await call('POST', '/v1/users', {
       token: adminToken,
       raw: '{"user":',
       type: 'application/json',
     });
-    expectKeyrockError(notJson, 400, 'Bad Request');
+    expectKeyrockError(notJson, 400);
     const wrongType = await call('POST', '/v1/users', {
       token: adminToken,
       raw: 'user=1',
       type: 'text/plain',
     });
-    expectKeyrockError(wrongType, 400, 'Bad Request');
+    expectKeyrockError(wrongType, 400);
   });
 
   it('reads oneself, anyone as an administrator, and nobody else (403, even for an unknown id)', async () => {
@@ -421,10 +361,10 @@ describe('/v1/users', () => {
       website: null,
     });
     expect((await call('GET', `/v1/users/${bob.id}`, { token: adminToken })).status).toBe(200);
-    expectKeyrockError(await call('GET', `/v1/users/${carol.id}`, { token: bobToken }), 403, 'Forbidden');
-    expectKeyrockError(await call('GET', '/v1/users/99999', { token: bobToken }), 403, 'Forbidden');
-    expectKeyrockError(await call('GET', '/v1/users/99999', { token: adminToken }), 404, 'Not Found');
-    expectKeyrockError(await call('GET', '/v1/users/not-an-id', { token: adminToken }), 404, 'Not Found');
+    expectKeyrockError(await call('GET', `/v1/users/${carol.id}`, { token: bobToken }), 403);
+    expectKeyrockError(await call('GET', '/v1/users/99999', { token: bobToken }), 403);
+    expectKeyrockError(await call('GET', '/v1/users/99999', { token: adminToken }), 404);
+    expectKeyrockError(await call('GET', '/v1/users/not-an-id', { token: adminToken }), 404);
   });
 
   it('updates oneself: Keyrock’s values_updated, the new password and email work, the old ones not', async () => {
@@ -469,15 +409,15 @@ describe('/v1/users', () => {
   it('refuses another user’s change (403) and bad changes (400, 409), changing nothing', async () => {
     const patch = (id: number, token: string, json: unknown) =>
       call('PATCH', `/v1/users/${id}`, { token, json });
-    expectKeyrockError(await patch(carol.id, bobToken, { user: { username: 'hacked' } }), 403, 'Forbidden');
+    expectKeyrockError(await patch(carol.id, bobToken, { user: { username: 'hacked' } }), 403);
     expect((await getUser(service.db, carol.id))!.displayName).toBe('carol');
-    expectKeyrockError(await patch(bob.id, bobToken, { user: { id: '7' } }), 400, 'Bad Request');
-    expectKeyrockError(await patch(bob.id, bobToken, { user: { email: '' } }), 400, 'Bad Request');
-    expectKeyrockError(await patch(bob.id, bobToken, {}), 400, 'Bad Request');
-    expectKeyrockError(await patch(bob.id, bobToken, { user: { password: 'short' } }), 400, 'Bad Request');
-    expectKeyrockError(await patch(bob.id, bobToken, { user: { email: carol.email } }), 409, 'Conflict');
+    expectKeyrockError(await patch(bob.id, bobToken, { user: { id: '7' } }), 400);
+    expectKeyrockError(await patch(bob.id, bobToken, { user: { email: '' } }), 400);
+    expectKeyrockError(await patch(bob.id, bobToken, {}), 400);
+    expectKeyrockError(await patch(bob.id, bobToken, { user: { password: 'short' } }), 400);
+    expectKeyrockError(await patch(bob.id, bobToken, { user: { email: carol.email } }), 409);
     expect((await getLogin(service.db, bob.email))!.userId).toBe(bob.id);
-    expectKeyrockError(await patch(99999, adminToken, { user: { username: 'x' } }), 404, 'Not Found');
+    expectKeyrockError(await patch(99999, adminToken, { user: { username: 'x' } }), 404);
     // An administrator may change anyone, but never the admin flag through /v1.
     const res = await patch(carol.id, adminToken, { user: { description: 'Set by admin', admin: true } });
     expect(res.body).toEqual({ values_updated: { description: 'Set by admin' } });
@@ -499,7 +439,7 @@ describe('/v1/users', () => {
     await authorize(service.db, reg.app.id, { kind: 'user', id: frank.id }, roles[0]!.id);
     const token = await signIn(frank.email);
     const before = await totals(service.db);
-    expectKeyrockError(await call('DELETE', `/v1/users/${frank.id}`, { token: bobToken }), 403, 'Forbidden');
+    expectKeyrockError(await call('DELETE', `/v1/users/${frank.id}`, { token: bobToken }), 403);
     const res = await call('DELETE', `/v1/users/${frank.id}`, { token });
     expect(res.status).toBe(204);
     expect(await getUser(service.db, frank.id)).toBeUndefined();
@@ -516,7 +456,7 @@ describe('/v1/users', () => {
     );
     expect(left.Items).toEqual([]);
     // The email is free again, the token is dead, the organization kept its other owner.
-    expectKeyrockError(await call('GET', '/v1/users', { token }), 401, 'Unauthorized');
+    expectKeyrockError(await call('GET', '/v1/users', { token }), 401);
     expect((await register('frank@test.com', 'frank again')).id).not.toBe(frank.id);
     const orgAfter = await service.db.doc.send(
       new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
@@ -525,18 +465,14 @@ describe('/v1/users', () => {
       }),
     );
     expect(orgAfter.Item!.owners).toBe(1);
-    expectKeyrockError(
-      await call('DELETE', `/v1/users/${frank.id}`, { token: adminToken }),
-      404,
-      'Not Found',
-    );
+    expectKeyrockError(await call('DELETE', `/v1/users/${frank.id}`, { token: adminToken }), 404);
   });
 
   it('refuses to delete the last owner of an organization (409), leaving everything in place', async () => {
     const gina = await register('gina@test.com', 'gina');
     const org = await createOrganization(service.db, { name: 'Solo', description: '', ownerUserId: gina.id });
     const res = await call('DELETE', `/v1/users/${gina.id}`, { token: adminToken });
-    expectKeyrockError(res, 409, 'Conflict');
+    expectKeyrockError(res, 409);
     expect(await getUser(service.db, gina.id)).toBeDefined();
     expect(await getMembership(service.db, org.id, gina.id)).toMatchObject({ role: 'owner' });
   });
@@ -554,12 +490,8 @@ describe('GET /v1/service_providers/configs and /version', () => {
         total_applications: expect.any(Number),
       },
     });
-    expectKeyrockError(
-      await call('GET', '/v1/service_providers/configs', { token: bobToken }),
-      403,
-      'Forbidden',
-    );
-    expectKeyrockError(await call('GET', '/v1/service_providers/configs'), 401, 'Unauthorized');
+    expectKeyrockError(await call('GET', '/v1/service_providers/configs', { token: bobToken }), 403);
+    expectKeyrockError(await call('GET', '/v1/service_providers/configs'), 401);
   });
 
   it('answers /version in Keyrock’s shape without a token', async () => {

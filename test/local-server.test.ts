@@ -227,4 +227,18 @@ describe('the local server', () => {
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body.toString())).toMatchObject({ error: 'not_found' });
   });
+
+  it('answers unknown paths and methods of Keyrock’s API (/v1, /v3) in Keyrock’s error shape', async () => {
+    const unknown = await send(service.url, '/v1/no_such_resource');
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body.toString())).toEqual({
+      error: { message: 'Nothing is served at GET /v1/no_such_resource.', code: 404, title: 'Not Found' },
+    });
+    const wrong = await send(service.url, '/v1/auth/tokens', { method: 'PUT' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toContain('POST');
+    expect(JSON.parse(wrong.body.toString())).toMatchObject({
+      error: { code: 405, title: 'Method Not Allowed' },
+    });
+  });
 });

@@ -7,6 +7,7 @@ import {
   type Credentials,
   createUser,
   getCredentials,
+  type NewUser,
   replacePasswordHash,
   type User,
 } from '../store/users.js';
@@ -45,19 +46,27 @@ export async function registerUser(db: Db, input: SignUp, bcryptCost: number): P
   const profile = v.profileFields(input);
   const passwordHash = await bcrypt.hash(password, bcryptCost);
   const extra = { ...profile, admin: input.admin === true, emailVerified: input.unverified !== true };
-  try {
-    return await createUser(db, { email, nickName, displayName, passwordHash, ...extra });
-  } catch (error) {
-    if (explicitNick || !(error instanceof AppError) || error.field !== 'nickName') throw error;
-    // The derived nickName is taken: add random digits, which is unique in practice.
+  const fields = { email, displayName, passwordHash, ...extra };
+  if (explicitNick) return createUser(db, { ...fields, nickName });
+  return createWithDerivedNick(db, fields);
+}
+
+/**
+ * Creates a user whose nickName nobody chose: the email's local part, and, when another account
+ * holds it, the same with random digits (unique in practice; three tries). Sign-up without a
+ * nickName and `idm import keyrock` both name users this way.
+ */
+export async function createWithDerivedNick(db: Db, fields: Omit<NewUser, 'nickName'>): Promise<User> {
+  const base = derivedNick(fields.email.split('@')[0]!);
+  for (let attempt = 0; ; attempt++) {
     const suffix = String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
-    return createUser(db, {
-      email,
-      nickName: `${nickName.slice(0, 25)}-${suffix}`,
-      displayName,
-      passwordHash,
-      ...extra,
-    });
+    const nickName = attempt === 0 ? base : `${base.slice(0, 25)}-${suffix}`;
+    try {
+      return await createUser(db, { ...fields, nickName });
+    } catch (error) {
+      const nickTaken = error instanceof AppError && error.field === 'nickName';
+      if (!nickTaken || attempt === 2) throw error;
+    }
   }
 }
 
@@ -69,7 +78,7 @@ export function derivedNick(localPart: string): string {
 }
 
 // A hash to compare against when no account has the email, so both cases take as long.
-const DUMMY_HASH = '$2b$10$dBvgERwUxvS4uNKdYSygWe3XfoldBeZsHS1qgYLr3A541xvXJVRL.';
+export const DUMMY_HASH = '$2b$10$dBvgERwUxvS4uNKdYSygWe3XfoldBeZsHS1qgYLr3A541xvXJVRL.';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password.';
 export const LOCKED_OUT = 'Too many failed sign-in attempts; try again in 15 minutes.';

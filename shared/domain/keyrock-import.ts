@@ -4,8 +4,7 @@ import { importedIds } from '../store/aliases.js';
 import type { Db } from '../store/db.js';
 import type { KeyrockKind } from '../store/keys.js';
 import { createOrganization, getMembership, setMember } from '../store/organizations.js';
-import { createUser } from '../store/users.js';
-import { derivedNick } from './accounts.js';
+import { createWithDerivedNick } from './accounts.js';
 import * as v from './validate.js';
 
 /**
@@ -77,34 +76,24 @@ export async function importUser(db: Db, user: MovedUser, dryRun: boolean): Prom
   const notes: string[] = [];
   const fields = profile(user, notes);
   if (dryRun) return { written: true, id: 0, notes };
-  const base = derivedNick(email.split('@')[0]!);
-  // A derived nickName may be taken: retry with random digits, as at sign-up.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const nickName =
-      attempt === 0
-        ? base
-        : `${base.slice(0, 25)}-${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
-    try {
-      const created = await createUser(db, {
-        email,
-        nickName,
-        displayName,
-        passwordHash: user.passwordHash,
-        admin: user.admin,
-        ...fields,
-        keyrock: { id: user.keyrockId, datePassword: user.datePassword },
-      });
-      return { written: true, id: created.id, notes };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      if (error.field === 'nickName') continue;
-      if (error.field === 'keyrockId') return { written: false, reason: 'imported before' };
-      if (error.field === 'email')
-        return { written: false, reason: 'a Gatehouse account already has this email' };
-      return { written: false, reason: error.message };
-    }
+  try {
+    const created = await createWithDerivedNick(db, {
+      email,
+      displayName,
+      passwordHash: user.passwordHash,
+      admin: user.admin,
+      ...fields,
+      keyrock: { id: user.keyrockId, datePassword: user.datePassword },
+    });
+    return { written: true, id: created.id, notes };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.field === 'nickName') return { written: false, reason: 'no free nickName for this email' };
+    if (error.field === 'keyrockId') return { written: false, reason: 'imported before' };
+    if (error.field === 'email')
+      return { written: false, reason: 'a Gatehouse account already has this email' };
+    return { written: false, reason: error.message };
   }
-  return { written: false, reason: 'no free nickName for this email' };
 }
 
 export async function importOrganization(

@@ -37,12 +37,19 @@ export function endpoint<F extends RouteFn>(
 ): HttpHandler {
   const served = routesOf(fn);
   const route = served[0];
-  if (!route || (served.length > 1 && fn !== PREFLIGHT_FN)) {
-    throw new Error(`shared/routes.ts must list function ${fn} for exactly one route.`);
+  // A function serves one path: one route, or the verbs Keyrock accepts as twins for one action
+  // (PUT and its older POST), which must then agree on everything the middlewares read.
+  const twins = served.every(
+    (r) =>
+      r.path === route?.path && r.auth === route.auth && r.cors === route.cors && r.errors === route.errors,
+  );
+  if (!route || (fn !== PREFLIGHT_FN && !twins)) {
+    throw new Error(`shared/routes.ts must list function ${fn} for one path, with one set of settings.`);
   }
+  const label = `${served.map((r) => r.method).join('|')} ${route.path}`;
   const stack = middy<HttpEvent, HttpResult, Error, LambdaContext>()
     .use(invocationState())
-    .use(requestLog(fn === PREFLIGHT_FN ? 'OPTIONS (CORS preflight)' : `${route.method} ${route.path}`))
+    .use(requestLog(fn === PREFLIGHT_FN ? 'OPTIONS (CORS preflight)' : label))
     .use(securityHeaders());
   if (route.cors) stack.use(cors());
   // The portal's and Keyrock's management answers are about a signed-in person or a token.

@@ -10,10 +10,11 @@ import {
 } from '../shared/keyrock/applications.js';
 
 /**
- * PUT /v1/applications/{applicationId}/roles/{roleId}/permissions/{permissionId} (Keyrock):
- * switches the permission on for the role (idempotent, 201 as in Keyrock).
+ * PUT and POST /v1/applications/{applicationId}/roles/{roleId}/permissions/{permissionId}
+ * (Keyrock; POST is its older twin): switches the permission on for the role (idempotent, 201 as
+ * in Keyrock).
  */
-export const handler = endpoint('v1-role-permission-put', async ({ db, event, caller }) => {
+export const handler = endpoint('v1-role-permission-assign', async ({ db, event, caller }) => {
   const access = await v1Application(db, caller, pathParam(event, 'applicationId'), 'manage');
   const role = roleByKeyrockId(access, pathParam(event, 'roleId'));
   const id = await assignPermission(

@@ -7,10 +7,11 @@ import { json } from '../shared/http/response.js';
 import { assignedBody, organizationRole } from '../shared/keyrock/organizations.js';
 
 /**
- * PUT /v1/organizations/{organizationId}/users/{userId}/organization_roles/{role} (Keyrock):
+ * PUT and POST /v1/organizations/{organizationId}/users/{userId}/organization_roles/{role}
+ * (Keyrock; POST is its older twin):
  * owners and administrators add the user with the role or change the member's role.
  */
-export const handler = endpoint('v1-organization-role-put', async ({ db, event, caller }) => {
+export const handler = endpoint('v1-organization-role-assign', async ({ db, event, caller }) => {
   requireJsonType(event);
   const orgId = await organizationIdParam(db, pathParam(event, 'organizationId'));
   const userId = await userIdParam(db, pathParam(event, 'userId'));

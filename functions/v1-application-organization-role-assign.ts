@@ -6,10 +6,10 @@ import { json } from '../shared/http/response.js';
 import { orgAssignedBody, organizationRoleParam } from '../shared/keyrock/applications.js';
 
 /**
- * PUT /v1/applications/{applicationId}/organizations/{organizationId}/roles/{roleId}/organization_roles/{organizationRoleId}
- * (Keyrock): gives the organization's members the role (201 as in Keyrock); only `member` (shared/keyrock/applications.ts).
+ * PUT and POST /v1/applications/{applicationId}/organizations/{organizationId}/roles/{roleId}/organization_roles/{organizationRoleId}
+ * (Keyrock; POST is its older twin): gives the organization's members the role (201 as in Keyrock); only `member` (shared/keyrock/applications.ts).
  */
-export const handler = endpoint('v1-application-organization-role-put', async ({ db, event, caller }) => {
+export const handler = endpoint('v1-application-organization-role-assign', async ({ db, event, caller }) => {
   const access = await v1Application(db, caller, pathParam(event, 'applicationId'), 'read');
   const orgId = await organizationIdParam(db, pathParam(event, 'organizationId'));
   const role = roleByKeyrockId(access, pathParam(event, 'roleId'));

@@ -5,8 +5,11 @@ import { pathParam } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
 import { userAssignedBody } from '../shared/keyrock/applications.js';
 
-/** POST /v1/applications/{applicationId}/users/{userId}/roles/{roleId} (Keyrock): the same as PUT (Keyrock keeps POST for older clients). */
-export const handler = endpoint('v1-application-user-role-post', async ({ db, event, caller }) => {
+/**
+ * PUT and POST /v1/applications/{applicationId}/users/{userId}/roles/{roleId} (Keyrock; POST is
+ * its older twin): gives the user the role (idempotent, 201 as in Keyrock).
+ */
+export const handler = endpoint('v1-application-user-role-assign', async ({ db, event, caller }) => {
   const access = await v1Application(db, caller, pathParam(event, 'applicationId'), 'read');
   const userId = await userIdParam(db, pathParam(event, 'userId'));
   const role = roleByKeyrockId(access, pathParam(event, 'roleId'));
