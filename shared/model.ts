@@ -35,8 +35,12 @@ export type ResponseType = (typeof RESPONSE_TYPES)[number];
 export const SIGNING_ALGS = ['RS256', 'ES256'] as const;
 export type SigningAlg = (typeof SIGNING_ALGS)[number];
 
-/** The verbs a permission may name (Keyrock's set). */
-export const HTTP_VERBS = ['GET', 'PUT', 'POST', 'DELETE'] as const;
+/**
+ * The verbs a permission may name: Keyrock's classic four, and PATCH, because a PEP proxy asks
+ * with the request's own method and FIWARE's NGSI-v2 updates attributes with PATCH (Keyrock 8
+ * takes any action text; an unknown verb here would only ever be Deny).
+ */
+export const HTTP_VERBS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
 export type HttpVerb = (typeof HTTP_VERBS)[number];
 
 /** A member's role in an organization (Keyrock's organization_roles). */

@@ -313,7 +313,7 @@ describe('applications', () => {
     const role = (await c.call('POST', `/api/applications/${id}/roles`, { name: 'Reader' })).body.role;
     const badVerb = await c.call('POST', `/api/applications/${id}/permissions`, {
       name: 'P',
-      verb: 'PATCH',
+      verb: 'TRACE',
       path: '/x',
     });
     expect(badVerb.body.field).toBe('verb');

@@ -315,7 +315,7 @@ describe('idm: bad input', () => {
         '--grant-types',
         'password,magic',
       ),
-      idm('permission', 'create', '--app', '1', '--name', 'P', '--verb', 'PATCH', '--path', '/p'),
+      idm('permission', 'create', '--app', '1', '--name', 'P', '--verb', 'TRACE', '--path', '/p'),
       idm('permission', 'create', '--app', '1', '--name', 'P', '--verb', 'GET', '--path', 'p'),
     ]);
     expectFailure(runs[0]!, 2, '--email must be an email address.');
@@ -324,7 +324,7 @@ describe('idm: bad input', () => {
     expectFailure(runs[3]!, 2, '--url must be an absolute http(s) URL.');
     expectFailure(runs[4]!, 2, '--callback must not contain a fragment.');
     expectFailure(runs[5]!, 2, /--grant-types may contain only .*"magic" is unknown\./);
-    expectFailure(runs[6]!, 2, '--verb must be one of GET, PUT, POST, DELETE.');
+    expectFailure(runs[6]!, 2, '--verb must be one of GET, PUT, POST, DELETE, PATCH.');
     expectFailure(runs[7]!, 2, '--path must start with "/".');
     expect(await totals(db)).toEqual(before);
     expect((await roleCatalogue(db, 1)).permissions).toHaveLength(1);

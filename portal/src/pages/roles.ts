@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { type AppDetail, api } from '../api.js';
 import { ConfirmButton, FormError, html, useForm } from '../ui.js';
 
-const VERBS = ['GET', 'PUT', 'POST', 'DELETE'].map((v) => ({ value: v, label: v }));
+const VERBS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'].map((v) => ({ value: v, label: v }));
 
 /** Roles, permissions and the switch of each permission per role (Provider only). */
 export function RolesEditor({ detail, reload }: { detail: AppDetail; reload: () => void }) {

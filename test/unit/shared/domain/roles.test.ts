@@ -4,7 +4,7 @@ import { builtInsHeld, decide, holdsAnyRole, type ResolvedRoles } from '../../..
 const provider = { id: 1, appId: 9, name: 'Provider', builtIn: 'provider' as const };
 const purchaser = { id: 2, appId: 9, name: 'Purchaser', builtIn: 'purchaser' as const };
 const reader = { id: 3, appId: 9, name: 'Reader' };
-const permission = (id: number, verb: 'GET' | 'POST', path: string) => ({
+const permission = (id: number, verb: 'GET' | 'POST' | 'PATCH', path: string) => ({
   id,
   appId: 9,
   name: `p${id}`,
@@ -45,6 +45,14 @@ describe('decide (Keyrock’s Permit/Deny)', () => {
     expect(decide(resolved([reader]), 'GET', '/orders/1')).toBe('Deny');
     expect(decide(resolved([reader]), 'PATCH', '/orders')).toBe('Deny');
     expect(decide(resolved([]), 'GET', '/orders')).toBe('Deny');
+  });
+
+  it('decides PATCH like any verb, as NGSI-v2 attribute updates reach a PEP proxy', () => {
+    const r = resolved([reader]);
+    r.rules.permissions.push(permission(13, 'PATCH', '/v2/entities/urn:Store:001/attrs'));
+    r.rules.switches.get(3)!.add(13);
+    expect(decide(r, 'PATCH', '/v2/entities/urn:Store:001/attrs')).toBe('Permit');
+    expect(decide(r, 'PUT', '/v2/entities/urn:Store:001/attrs')).toBe('Deny');
   });
 
   it('runs a pattern permission (Keyrock’s is_regex) case-insensitively, on a bounded resource', () => {

@@ -300,18 +300,19 @@ describe('httpVerb', () => {
     ['Post', 'POST'],
     ['PUT', 'PUT'],
     ['delete', 'DELETE'],
+    ['patch', 'PATCH'],
   ])('reads %j as %s', (value, verb) => {
     expect(httpVerb(value)).toBe(verb);
   });
 
-  it.each(['PATCH', 'HEAD', 'OPTIONS', '', ' GET', 5, undefined])('refuses %j', (value) => {
+  it.each(['HEAD', 'OPTIONS', 'TRACE', '', ' GET', 5, undefined])('refuses %j', (value) => {
     expect(refusal(() => httpVerb(value))).toEqual(
-      invalid('verb', 'verb must be one of GET, PUT, POST, DELETE.'),
+      invalid('verb', 'verb must be one of GET, PUT, POST, DELETE, PATCH.'),
     );
   });
 
   it('names the field it is given', () => {
-    expect(refusal(() => httpVerb('PATCH', 'method'))).toMatchObject({ field: 'method' });
+    expect(refusal(() => httpVerb('TRACE', 'method'))).toMatchObject({ field: 'method' });
   });
 });
 
