@@ -47,6 +47,8 @@ export interface Fixture {
   /** Users with 0, 1 and 20 organizations, each organization holding a role in the app. */
   users: { orgs0: BenchUser; orgs1: BenchUser; orgs20: BenchUser; orgs50?: BenchUser };
   clientCredentialsToken: string;
+  /** The 1-organization user's Keyrock `jwt` access token (scope=jwt; HS256 with the app's secret). */
+  keyrockJwt: string;
   sessionCookie: string;
   permission: { verb: string; path: string };
   bcryptCost: number;
@@ -102,6 +104,8 @@ export async function prepare(db: Db, options: { with50Orgs: boolean }): Promise
       description: 'Benchmark application',
       url: 'https://client.example',
       callbackUrl: CALLBACK,
+      // Keyrock's `jwt` type, for the PEP proxy's /user with a jwt token; other requests ask for none.
+      tokenTypes: ['jwt'],
     },
   );
   // The same owner's application with JWT access tokens: its client-credentials grant signs.
@@ -135,6 +139,10 @@ export async function prepare(db: Db, options: { with50Orgs: boolean }): Promise
       : {}),
   };
   const cc = await token({ grant_type: 'client_credentials' }, authorization);
+  const keyrockJwt = await token(
+    { grant_type: 'password', username: users.orgs1.email, password: PASSWORD, scope: 'jwt' },
+    authorization,
+  );
   const { id } = await createSession(db, users.orgs0.user.id, 3600);
   await putConsent(db, users.orgs0.user.id, app.id);
   return {
@@ -146,6 +154,7 @@ export async function prepare(db: Db, options: { with50Orgs: boolean }): Promise
     roleId: purchaser.id,
     users,
     clientCredentialsToken: cc.access_token!,
+    keyrockJwt: keyrockJwt.access_token!,
     sessionCookie: `${sessionCookieName()}=${id}`,
     permission: { verb: permission.verb, path: permission.path },
     bcryptCost,

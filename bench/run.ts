@@ -85,6 +85,8 @@ async function main(): Promise<void> {
       IDM_PUBLIC_URL: 'http://localhost',
       // The JWT application's grant signs: a key set of the run's own, never the developer's .data/.
       IDM_SIGNING_KEYS_FILE: join(tmp, 'signing-keys.json'),
+      // Keyrock jwt secrets are sealed with the at-rest key: the run's own as well.
+      IDM_AT_REST_KEY_FILE: join(tmp, 'at-rest-key'),
       IDM_BCRYPT_COST: '10',
       ...(quick ? { BENCH_QUICK: '1' } : {}),
     });

@@ -10,7 +10,7 @@ import type { Shape } from './answers.js';
 import { CALLBACK, type Fixture, freshCode, freshRefreshToken, PASSWORD } from './fixtures.js';
 import { type BenchRequest, form } from './invoke.js';
 import {
-  emptyObject,
+  applicationOnly,
   jwtTokenResponse,
   listsApplication,
   redirectWithCode,
@@ -142,7 +142,7 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
     label: 'GET /user (client-credentials token)',
     maxRoundTrips: 3,
     expectStatus: 200,
-    shape: () => emptyObject,
+    shape: (f) => applicationOnly(f.client.clientId),
     request: async ({ f }) => get(userUrl(f.clientCredentialsToken)),
   },
   {
@@ -155,6 +155,23 @@ export const LOOKUP_SCENARIOS: Scenario[] = [
       get(
         userUrl(
           f.users.orgs1.accessToken,
+          `&action=${f.permission.verb}&resource=${encodeURIComponent(f.permission.path)}&app_id=${f.client.clientId}`,
+        ),
+      ),
+  },
+  {
+    // Keyrock's `jwt` token type, as a PEP proxy asks: the signature (the application's secret,
+    // read with its client item) replaces the token's read, so the user's roles come in the same
+    // round trip (docs/decisions.md).
+    id: 'user-decision-jwt',
+    label: 'GET /user with a decision, Keyrock jwt token',
+    maxRoundTrips: 1,
+    expectStatus: 200,
+    shape: (f) => userWithRoles({ id: f.users.orgs1.user.id, organizations: 1, decision: 'Permit' }),
+    request: async ({ f }) =>
+      get(
+        userUrl(
+          f.keyrockJwt,
           `&action=${f.permission.verb}&resource=${encodeURIComponent(f.permission.path)}&app_id=${f.client.clientId}`,
         ),
       ),

@@ -79,10 +79,16 @@ export const userWithRoles = (expected: {
     return undefined;
   });
 
-/** GET /user with a token of no user (client credentials): Keyrock answers `{}`. */
-export const emptyObject: Shape = object((b) =>
-  Object.keys(b).length === 0 ? undefined : `keys ${Object.keys(b).join(', ')} instead of none`,
-);
+/**
+ * GET /user with a token of no user (client credentials): Keyrock answers with the application
+ * only (models/model_oauth_server.js, search_app_info): `app_id`, and `trusted_apps`.
+ */
+export const applicationOnly = (clientId: string): Shape =>
+  object((b) => {
+    const keys = Object.keys(b).sort().join(', ');
+    if (keys !== 'app_id, trusted_apps') return `keys ${keys} instead of app_id, trusted_apps`;
+    return b.app_id === clientId ? undefined : `app_id ${String(b.app_id)} instead of ${clientId}`;
+  });
 
 /** GET /applications.json: a list holding the application. */
 export const listsApplication =

@@ -18,6 +18,7 @@ import { AppError } from '../shared/errors.js';
 import { SIGNING_ALGS, type SigningAlg } from '../shared/model.js';
 import { listKeys, rotateKeys } from '../shared/oidc/keys.js';
 import type { Db } from '../shared/store/db.js';
+import { rebuildDirectory } from '../shared/store/directory.js';
 import { rebuildSummaries } from '../shared/store/migrate.js';
 import { type FlagSpecs, type Flags, parseFlags, UsageError } from './args.js';
 import { eventFor, invoke, routeOf } from './invoke.js';
@@ -48,19 +49,28 @@ const command = <S extends FlagSpecs>(c: Command<S>) => c as unknown as Command<
 
 const COMMANDS: Record<string, Command<FlagSpecs>> = {
   'user create': command({
-    usage: "user create --email a@example.com --password 'secret' [--name 'Alice'] [--nick alice] [--admin]",
+    usage:
+      "user create --email a@example.com --password 'secret' [--name 'Alice'] [--nick alice] [--admin] [--keyrock-id <Keyrock's id>]",
     flags: {
       email: { kind: 'string', required: true },
       password: { kind: 'string', required: true },
       name: { kind: 'string' },
       nick: { kind: 'string' },
       admin: { kind: 'bool' },
+      'keyrock-id': { kind: 'string' },
     },
     fields: { displayName: 'name', nickName: 'nick' },
     async run(db, f) {
       const user = await registerUser(
         db,
-        { email: f.email, password: f.password, displayName: f.name, nickName: f.nick, admin: f.admin },
+        {
+          email: f.email,
+          password: f.password,
+          displayName: f.name,
+          nickName: f.nick,
+          admin: f.admin,
+          keyrockId: f['keyrock-id'],
+        },
         config().bcryptCost,
       );
       return {
@@ -76,9 +86,16 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
 
   // Moving from Keyrock: its MySQL database into this table (cli/keyrock-import.ts).
   'import keyrock': command({
-    usage: 'import keyrock --from mysql://user:pass@host:3306/idm [--dry-run]',
-    flags: { from: { kind: 'string', required: true }, 'dry-run': { kind: 'bool' } },
-    run: (db, f) => importKeyrock(db, { from: f.from, dryRun: f['dry-run'] === true }),
+    usage:
+      'import keyrock --from mysql://user:pass@host:3306/idm [--images <Keyrock public/img/applications>] [--dry-run]',
+    flags: {
+      from: { kind: 'string', required: true },
+      images: { kind: 'string' },
+      'dry-run': { kind: 'bool' },
+    },
+    // Application images become logos in the logo bucket.
+    needsS3: (args) => args.includes('--images'),
+    run: (db, f) => importKeyrock(db, { from: f.from, images: f.images, dryRun: f['dry-run'] === true }),
   }),
 
   // An administrator manages every user through Keyrock's /v1 API; only this CLI grants it.
@@ -235,10 +252,11 @@ const COMMANDS: Record<string, Command<FlagSpecs>> = {
   migrate: command({
     usage: 'migrate',
     flags: {},
-    // Builds what an upgrade added (the lookups' summary items) for data written before it;
+    // Builds what an upgrade added (the lookups' summary items, the user directory and the
+    // administrators' set) for data written before it;
     // safe to run again, and while the service runs.
     async run(db) {
-      return rebuildSummaries(db);
+      return { ...(await rebuildSummaries(db)), ...(await rebuildDirectory(db)) };
     },
   }),
 

@@ -11,9 +11,11 @@ import {
   alreadyImported,
   importMembership,
   importOrganization,
-  importUser,
+  importUsers,
   type Outcome,
+  USER_BATCH,
 } from '../shared/domain/keyrock-import.js';
+import { APP_TABLES, type AppTable } from '../shared/keyrock/import-app-rows.js';
 import {
   membershipFromRow,
   organizationFromRow,
@@ -23,28 +25,26 @@ import {
   userFromRow,
 } from '../shared/keyrock/import-rows.js';
 import type { Db } from '../shared/store/db.js';
+import { type AppCounts, type Count, importApplications, newCount } from './keyrock-import-apps.js';
 
 /** A connection or schema problem: one line, exit 1, nothing written. */
 export class ImportSourceError extends Error {
   override name = 'ImportSourceError';
 }
 
-interface Count {
-  read: number;
-  written: number;
-  skipped: number;
-}
+/** What a summary line names: a Keyrock table, or `logo` for an application's image file. */
+type Source = Table | AppTable | 'logo';
 
-export interface ImportSummary {
+export interface ImportSummary extends AppCounts {
   source: string;
   dryRun: boolean;
   users: Count;
   organizations: Count;
   memberships: Count;
   /** Every record not written, with why. */
-  skipped: { table: Table; id: string; reason: string }[];
+  skipped: { table: Source; id: string; reason: string }[];
   /** Records written with a change (a description cut, a website left out). */
-  notes: { table: Table; id: string; note: string }[];
+  notes: { table: Source; id: string; note: string }[];
   /** What a Keyrock database holds that is deliberately not carried over. */
   notCarriedOver: string[];
 }
@@ -85,13 +85,20 @@ async function connect(url: URL): Promise<mysql.Connection> {
   }
 }
 
-/** Every table and column the import reads must be there before anything is written. */
-async function checkSchema(conn: mysql.Connection, url: URL): Promise<void> {
+/**
+ * Every table and column the import needs must be there before anything is written; answers
+ * which `table.column`s the database has (optional columns of later Keyrock releases).
+ */
+async function checkSchema(conn: mysql.Connection, url: URL): Promise<Set<string>> {
   const [rows] = await conn.query<mysql.RowDataPacket[]>(
     'SELECT TABLE_NAME AS t, COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
   );
   const have = new Set(rows.map((r) => `${r.t}.${r.c}`));
-  for (const [table, columns] of Object.entries(TABLES)) {
+  const required: [string, readonly string[]][] = [
+    ...Object.entries(TABLES),
+    ...Object.entries(APP_TABLES).map(([t, spec]): [string, readonly string[]] => [t, spec.required]),
+  ];
+  for (const [table, columns] of required) {
     const missing = columns.filter((c) => !have.has(`${table}.${c}`));
     if (missing.length > 0) {
       throw new ImportSourceError(
@@ -99,6 +106,7 @@ async function checkSchema(conn: mysql.Connection, url: URL): Promise<void> {
       );
     }
   }
+  return have;
 }
 
 async function readTable(conn: mysql.Connection, table: Table): Promise<Record<string, unknown>[]> {
@@ -132,7 +140,7 @@ function progress(label: string, total: number) {
 
 export async function importKeyrock(
   db: Db,
-  options: { from: string; dryRun: boolean },
+  options: { from: string; dryRun: boolean; images?: string | undefined },
 ): Promise<ImportSummary> {
   const url = parseSource(options.from);
   const conn = await connect(url);
@@ -142,14 +150,26 @@ export async function importKeyrock(
     users: { read: 0, written: 0, skipped: 0 },
     organizations: { read: 0, written: 0, skipped: 0 },
     memberships: { read: 0, written: 0, skipped: 0 },
+    applications: newCount(),
+    logos: newCount(),
+    roles: newCount(),
+    permissions: newCount(),
+    rolePermissions: newCount(),
+    assignments: newCount(),
+    consents: newCount(),
+    pepProxies: newCount(),
+    iotAgents: newCount(),
+    trustedApplications: newCount(),
     skipped: [],
     notes: [],
     notCarriedOver: [
       'live access and refresh tokens and authorization codes: users sign in again',
       'Keyrock API tokens (X-Auth-Token): clients ask POST /v1/auth/tokens again',
+      'Keyrock’s internal roles and permissions (idm_admin_app): Gatehouse’s built-in Provider and Purchaser hold the same rights',
+      'XACML (xml) and payload (regex_*) permission rules',
     ],
   };
-  const record = (table: Table, count: Count, id: string, outcome: Outcome) => {
+  const record = (table: Source, count: Count, id: string, outcome: Outcome) => {
     if (outcome.written) {
       count.written++;
       for (const note of outcome.notes ?? []) summary.notes.push({ table, id, note });
@@ -159,8 +179,9 @@ export async function importKeyrock(
     }
   };
   try {
+    let have: Set<string>;
     try {
-      await checkSchema(conn, url);
+      have = await checkSchema(conn, url);
     } catch (error) {
       if (error instanceof ImportSourceError) throw error;
       throw new ImportSourceError(`cannot read ${describe(url)}: ${(error as Error).message}`);
@@ -178,19 +199,25 @@ export async function importKeyrock(
       userRows.map((r) => String(r.id)),
     );
     const bar = progress('users', userRows.length);
-    for (const row of userRows) {
-      summary.users.read++;
-      const id = String(row.id);
-      const mapped = userFromRow(row);
-      const done = users.get(id);
-      const outcome: Outcome = !mapped.ok
-        ? { written: false, reason: mapped.reason }
-        : done !== undefined
-          ? { written: false, reason: 'imported before', id: done }
-          : await importUser(db, mapped.value, options.dryRun);
-      if (outcome.written) users.set(id, outcome.id);
-      record('user', summary.users, id, outcome);
-      bar.tick();
+    for (let from = 0; from < userRows.length; from += USER_BATCH) {
+      const rows = userRows.slice(from, from + USER_BATCH).map((row) => {
+        const id = String(row.id);
+        return { id, mapped: userFromRow(row), done: users.get(id) };
+      });
+      const toWrite = rows.flatMap((r) => (r.mapped.ok && r.done === undefined ? [r.mapped.value] : []));
+      const written = await importUsers(db, toWrite, options.dryRun);
+      let w = 0;
+      for (const { id, mapped, done } of rows) {
+        summary.users.read++;
+        const outcome: Outcome = !mapped.ok
+          ? { written: false, reason: mapped.reason }
+          : done !== undefined
+            ? { written: false, reason: 'imported before', id: done }
+            : written[w++]!;
+        if (outcome.written) users.set(id, outcome.id);
+        record('user', summary.users, id, outcome);
+        bar.tick();
+      }
     }
     bar.end();
 
@@ -247,6 +274,20 @@ export async function importKeyrock(
       memberBar.tick();
     }
     memberBar.end();
+
+    await importApplications({
+      conn,
+      db,
+      dryRun: options.dryRun,
+      images: options.images,
+      present: (column) => have.has(column),
+      users,
+      orgs,
+      ownersOf,
+      counts: summary,
+      record,
+      progress,
+    });
     return summary;
   } finally {
     await conn.end().catch(() => undefined);

@@ -6,7 +6,7 @@ import { endpoint } from '../shared/http/handler.js';
 import { jsonBody, pathParam } from '../shared/http/request.js';
 import { json } from '../shared/http/response.js';
 
-/** PUT /api/applications/{id}: edit name, description, URLs, grants, token format, post-logout URIs (Provider only). */
+/** PUT /api/applications/{id}: edit name, description, URLs, grants, token format and types, post-logout URIs (Provider only). */
 export const handler = endpoint('api-application-update', async ({ db, event, session }) => {
   const appId = positiveInt(pathParam(event, 'id'), 'id');
   const body = jsonBody(event);
@@ -19,6 +19,7 @@ export const handler = endpoint('api-application-update', async ({ db, event, se
     grantTypes: body.grantTypes,
     accessTokenFormat: body.accessTokenFormat,
     postLogoutRedirectUris: body.postLogoutRedirectUris,
+    tokenTypes: body.tokenTypes,
   });
   return json(200, { application: applicationView(updated) });
 });

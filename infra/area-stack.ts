@@ -20,6 +20,7 @@ export interface AreaStackProps {
   readonly table: ITable;
   readonly logoBucket: IBucket;
   readonly signingKeys: ISecret;
+  readonly atRestKey: ISecret;
   readonly environment: FunctionSettings;
   readonly mail?: MailSettings | undefined;
   readonly logRetention: RetentionDays;
@@ -57,6 +58,7 @@ export class AreaStack extends NestedStack {
       table: props.table,
       logoBucket,
       signingKeys: props.signingKeys,
+      atRestKey: props.atRestKey,
       environment: { ...props.environment, logoBucket: logoBucket.bucketName },
       mail: props.mail,
       logRetention: props.logRetention,

@@ -5,20 +5,23 @@ import type { Route } from '../shared/routes.js';
  * no CloudFormation template nears the 500-resource limit as the route table grows
  * (docs/decisions.md, "Nested stacks per API area").
  */
-export const AREAS = ['oauth', 'portal', 'keyrock', 'keyrock-apps'] as const;
+export const AREAS = ['oauth', 'portal', 'portal-apps', 'keyrock', 'keyrock-apps'] as const;
 export type Area = (typeof AREAS)[number];
 
 /**
- * The area a route belongs to, by path: `/api/**` is the portal's, `/v1/applications/**` and the
- * rest of `/v1/**` are Keyrock's, everything else (OAuth 2.0, OIDC discovery, SCIM `/v2/**`, the
+ * The area a route belongs to, by path: `/api/applications/**` and the rest of `/api/**` are the
+ * portal's, `/v1/applications/**` and the rest of `/v1/**` (and its `/v3/**` aliases) are
+ * Keyrock's, everything else (OAuth 2.0, OIDC discovery, SCIM `/v2/**`, the
  * Keyrock-compatible `/user`, `/users/**`, `/applications.json`, `/version`, CORS preflight) is
  * the OAuth area. Any new path lands in one of them, so any route table can be deployed.
  */
 export function areaOf(route: Pick<Route, 'path'>): Area {
   const { path } = route;
+  if (path === '/api/applications' || path.startsWith('/api/applications/')) return 'portal-apps';
   if (path === '/api' || path.startsWith('/api/')) return 'portal';
   if (path === '/v1/applications' || path.startsWith('/v1/applications/')) return 'keyrock-apps';
-  if (path === '/v1' || path.startsWith('/v1/')) return 'keyrock';
+  // /v3 is Keyrock's alias of its /v1 API (the PEP proxy's sign-in, shared/routes.ts).
+  if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v3/')) return 'keyrock';
   return 'oauth';
 }
 

@@ -41,6 +41,9 @@ export const SIGNING_KEY_ACTIONS = [
   'secretsmanager:PutSecretValue',
 ] as const;
 
+/** The at-rest key material: read only (CloudFormation generated it; nobody writes it). */
+export const AT_REST_KEY_ACTIONS = ['secretsmanager:GetSecretValue'] as const;
+
 /** Sending mail through SES v2 (`SendEmail` authorises on the identity and configuration set). */
 export const MAIL_ACTIONS = ['ses:SendEmail'] as const;
 
@@ -57,6 +60,7 @@ export function routeStatements(
   logoBucket: IBucket,
   signingKeys?: ISecret,
   mail?: SesResources,
+  atRestKey?: ISecret,
 ): PolicyStatement[] {
   const statements: PolicyStatement[] = [];
   if (route.table !== 'none') {
@@ -89,6 +93,17 @@ export function routeStatements(
         effect: Effect.ALLOW,
         actions: [...SIGNING_KEY_ACTIONS],
         resources: [signingKeys.secretArn],
+      }),
+    );
+  }
+  if (route.atRestKey === 'read') {
+    if (!atRestKey)
+      throw new Error(`Route ${route.method} ${route.path} reads the at-rest key: pass the secret.`);
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [...AT_REST_KEY_ACTIONS],
+        resources: [atRestKey.secretArn],
       }),
     );
   }

@@ -95,6 +95,8 @@ export interface RouteFunctionsProps {
   readonly logoBucket: IBucket;
   /** The signing key set: readable (and named in the environment) only where the route says so. */
   readonly signingKeys: ISecret;
+  /** The at-rest key material: readable (and named in the environment) only where the route says so. */
+  readonly atRestKey: ISecret;
   readonly environment: FunctionSettings;
   /** Mail sending (SES) for the routes with `mail: 'send'`; none when not configured. */
   readonly mail?: MailSettings | undefined;
@@ -135,6 +137,7 @@ export class RouteFunctions extends Construct {
         props.logoBucket,
         props.signingKeys,
         mail,
+        props.atRestKey,
       )) {
         role.addToPrincipalPolicy(statement);
       }
@@ -161,6 +164,7 @@ export class RouteFunctions extends Construct {
         environment: {
           ...lambdaEnvironment(props.environment),
           ...(route.signingKeys ? { IDM_SIGNING_KEYS_SECRET: props.signingKeys.secretArn } : {}),
+          ...(route.atRestKey ? { IDM_AT_REST_KEY_SECRET: props.atRestKey.secretArn } : {}),
           ...(mail && props.mail ? mailEnvironment(props.mail) : {}),
         },
         bundling: {
@@ -212,6 +216,7 @@ export function uniqueFunctions(routes: readonly Route[]): Map<string, Route> {
       seen.timeoutSeconds !== route.timeoutSeconds ||
       seen.x86 !== route.x86 ||
       seen.signingKeys !== route.signingKeys ||
+      seen.atRestKey !== route.atRestKey ||
       seen.mail !== route.mail
     ) {
       throw new Error(

@@ -85,6 +85,7 @@ export class GatehouseStack extends Stack {
         table: data.table,
         logoBucket: data.logoBucket,
         signingKeys: data.signingKeys,
+        atRestKey: data.atRestKey,
         environment,
         mail: settings.mail,
         logRetention,

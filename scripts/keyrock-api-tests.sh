@@ -3,14 +3,17 @@
 # should + request) unmodified against Gatehouse, and prints mocha's pass/fail line per test.
 #
 #   scripts/keyrock-api-tests.sh --keyrock /tmp/keyrock [--url http://localhost:3000]
-#                                [--files "000 001 002 003 004 008 009 010 011"] [--deps DIR] [--keep]
+#                                [--files "000 001 002 003 004 005 006 007 008 009 010 011 012"]
+#                                [--deps DIR] [--keep]
 #                                [--keyrock-passwords]
 #
 # What is and is not changed (README "Keyrock's own API tests", docs/decisions.md):
 # - The test files and their assertions: untouched, run from a copy in a temporary directory;
 #   nothing of Keyrock's goes into this repository.
 # - The base URL: Keyrock's tests read `config.host` through its lib/configService.js, which takes
-#   it from IDM_HOST; this script sets IDM_HOST, so config-test.js is not edited either.
+#   it from IDM_HOST; this script sets IDM_HOST, so config-test.js is not edited either. 012 reads
+#   Keyrock's root config.js instead, whose host is written in the file: the copy gets a config.js
+#   that loads Keyrock's and sets only `host` from IDM_HOST.
 # - Set-up: Keyrock's test/config/config_database.js is a mocha root hook that loads its MySQL
 #   dump with docker and starts Keyrock in-process; in the copy it is replaced by a no-op, and the
 #   fixture users and organizations of that dump are made with `npx idm` instead.
@@ -28,7 +31,7 @@ set -euo pipefail
 
 KEYROCK=''
 URL=''
-FILES='000 001 002 003 004 008 009 010 011'
+FILES='000 001 002 003 004 005 006 007 008 009 010 011 012'
 DEPS=''
 KEEP=0
 KEYROCK_PASSWORDS=0
@@ -71,6 +74,13 @@ trap cleanup EXIT
 mkdir -p "$WORK/lib"
 cp -R "$KEYROCK/test" "$WORK/test"
 cp "$KEYROCK/lib/configService.js" "$WORK/lib/configService.js"
+if [ -f "$KEYROCK/config.js" ]; then cp "$KEYROCK/config.js" "$WORK/keyrock-config.js"; else cp "$KEYROCK/config.js.template" "$WORK/keyrock-config.js"; fi
+cat >"$WORK/config.js" <<'EOF'
+// Written by Gatehouse's scripts/keyrock-api-tests.sh: Keyrock's own config.js with the base URL.
+const config = require('./keyrock-config.js');
+config.host = process.env.IDM_HOST;
+module.exports = config;
+EOF
 cat >"$WORK/test/config/config_database.js" <<'EOF'
 // Replaced by Gatehouse's scripts/keyrock-api-tests.sh: the server and its fixtures are set up
 // before mocha starts, through `npx idm`, not from Keyrock's MySQL dump.
@@ -123,7 +133,9 @@ echo "Gatehouse at $URL" >&2
 # existing one (a second run against the same server) is not an error.
 idm() { (cd "$REPO" && npx idm "$@" 2>>"$WORK/idm.log"); }
 user_id() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{console.log(JSON.parse(s).id)}catch{}})'; }
-ALICE="$(idm user create --email alice-the-admin@test.com --password "$FIXTURE_PASSWORD" --name alice --admin | user_id || true)"
+# alice keeps the id she has in Keyrock's dump: 012 assigns her a role by it.
+ALICE="$(idm user create --email alice-the-admin@test.com --password "$FIXTURE_PASSWORD" --name alice --admin \
+  --keyrock-id aaaaaaaa-good-0000-0000-000000000000 | user_id || true)"
 BOB="$(idm user create --email bob-the-manager@test.com --password "$FIXTURE_PASSWORD" --name bob | user_id || true)"
 for who in charlie-security manager1 manager2 detective1 detective2; do
   idm user create --email "$who@test.com" --password "$FIXTURE_PASSWORD" --name "${who%%-*}" >/dev/null || true

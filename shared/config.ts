@@ -39,6 +39,13 @@ export interface Config {
   /** Default DATA_DIR/signing-keys.json, next to the local run's DynamoDB files. */
   readonly signingKeysFile: string;
   /**
+   * The key material that encrypts authenticator-app (TOTP) and Keyrock jwt secrets at rest: the Secrets Manager secret
+   * (IDM_AT_REST_KEY_SECRET, name or ARN) in AWS; otherwise the file `atRestKeyFile`, made on first use.
+   */
+  readonly atRestKeySecret: string | undefined;
+  /** Default DATA_DIR/at-rest-key (mode 0600). */
+  readonly atRestKeyFile: string;
+  /**
    * New portal accounts must follow the link mailed to them before they can sign in
    * (IDM_REQUIRE_EMAIL_VERIFICATION; off unless "true": local trials; the CDK stack turns it on).
    */
@@ -87,6 +94,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyrockEncryptionKey: env.IDM_ENCRYPTION_KEY || 'nodejs_idm',
     signingKeysSecret: env.IDM_SIGNING_KEYS_SECRET || undefined,
     signingKeysFile: env.IDM_SIGNING_KEYS_FILE || join(resolve(env.DATA_DIR ?? '.data'), 'signing-keys.json'),
+    atRestKeySecret: env.IDM_AT_REST_KEY_SECRET || undefined,
+    atRestKeyFile: env.IDM_AT_REST_KEY_FILE || join(resolve(env.DATA_DIR ?? '.data'), 'at-rest-key'),
     requireEmailVerification: env.IDM_REQUIRE_EMAIL_VERIFICATION === 'true',
     mailFrom: env.IDM_MAIL_FROM || 'Gatehouse <no-reply@gatehouse.localhost>',
     smtpUrl: env.IDM_SMTP_URL || undefined,

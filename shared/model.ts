@@ -22,6 +22,15 @@ export const ACCESS_TOKEN_FORMATS = ['opaque', 'jwt'] as const;
 export type AccessTokenFormat = (typeof ACCESS_TOKEN_FORMATS)[number];
 
 /**
+ * Keyrock's token types an application may allow besides `bearer` (always allowed, the default):
+ * `jwt`, access tokens that are HS256 JWTs signed with the application's own `jwt_secret`, and
+ * `permanent`, access tokens without expiry. A client asks for one with `scope=jwt` or
+ * `scope=permanent`. Not the same thing as `jwt` in ACCESS_TOKEN_FORMATS (RFC 9068, OIDC keys).
+ */
+export const KEYROCK_TOKEN_TYPES = ['jwt', 'permanent'] as const;
+export type KeyrockTokenType = (typeof KEYROCK_TOKEN_TYPES)[number];
+
+/**
  * The authorization endpoint's response types: RFC 6749 §3.1.1 `code` and `token`, and OpenID
  * Connect's implicit flow (OIDC Core §3.2.2.1) `id_token` and `id_token token`.
  */

@@ -53,6 +53,12 @@ export interface Route {
    */
   signingKeys?: 'read';
   /**
+   * Reads the key that encrypts authenticator-app secrets and Keyrock `jwt` secrets
+   * (shared/store/at-rest-key.ts): the functions that enrol an app or check its codes, and those
+   * that seal, show, sign or verify with an application's jwt secret. In AWS only these may read it.
+   */
+  atRestKey?: 'read';
+  /**
    * Sends mail (shared/mail/): in AWS only these functions may call `ses:SendEmail`, on the
    * configured sender identity and configuration set (infra/grants.ts).
    */
@@ -104,6 +110,97 @@ const declared = [
     table: 'write',
     logos: 'none',
   },
+  // Two-factor sign-in (issue 14). The second step of a sign-in and a passkey sign-in have no
+  // session yet (a ticket from the first step stands for the password); like sign-in they take
+  // only application/json. Changing one's factors needs the session, its CSRF token and the password.
+  {
+    method: 'POST',
+    path: '/api/session/passkey',
+    fn: 'api-session-passkey',
+    auth: 'none',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/session/verify',
+    fn: 'api-session-verify',
+    auth: 'optional-session',
+    table: 'write',
+    logos: 'none',
+    atRestKey: 'read',
+  },
+  {
+    method: 'GET',
+    path: '/api/account/two-factor',
+    fn: 'api-two-factor-get',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/account/two-factor/totp',
+    fn: 'api-totp-start',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+    atRestKey: 'read',
+  },
+  {
+    method: 'POST',
+    path: '/api/account/two-factor/totp/confirm',
+    fn: 'api-totp-confirm',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    atRestKey: 'read',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/account/two-factor/totp',
+    fn: 'api-totp-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'POST',
+    path: '/api/account/two-factor/recovery-codes',
+    fn: 'api-recovery-codes-create',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'POST',
+    path: '/api/account/two-factor/passkeys/options',
+    fn: 'api-passkey-options',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'POST',
+    path: '/api/account/two-factor/passkeys',
+    fn: 'api-passkeys-create',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/account/two-factor/passkeys/{id}',
+    fn: 'api-passkey-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
   // Accounts (issue 14): e-mail verification and password reset. Public (no session to protect
   // with CSRF); the "send me a link" routes answer the same for every address.
   {
@@ -141,6 +238,96 @@ const declared = [
     logos: 'none',
     memory: 1024,
   },
+  // Account settings (issue 14): one's own name, password, e-mail, sessions, and deleting the
+  // account. Every change needs the session and its CSRF token; password, e-mail and deletion
+  // also the password again (bcrypt: more memory buys CPU). Following the e-mail change link is
+  // public, like the verification link: the link's token is what proves the request.
+  {
+    method: 'GET',
+    path: '/api/account',
+    fn: 'api-account-get',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/account',
+    fn: 'api-account-update',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/account',
+    fn: 'api-account-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'PUT',
+    path: '/api/account/password',
+    fn: 'api-account-password',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+  },
+  {
+    method: 'POST',
+    path: '/api/account/email',
+    fn: 'api-account-email',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+    memory: 1024,
+    mail: 'send',
+  },
+  {
+    method: 'POST',
+    path: '/api/account/email/confirm',
+    fn: 'api-account-email-confirm',
+    auth: 'none',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/account/sessions',
+    fn: 'api-account-sessions-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/account/sessions/{id}',
+    fn: 'api-account-session-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  // The administrator page (issue 14): users with search and paging, disabling and enabling,
+  // the administrator flag, the SCIM totals. Administrators only: anyone else gets 403.
+  {
+    method: 'GET',
+    path: '/api/admin/users',
+    fn: 'api-admin-users-list',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/users/{id}',
+    fn: 'api-admin-user-update',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
   {
     method: 'POST',
     path: '/api/users',
@@ -174,6 +361,7 @@ const declared = [
     auth: 'session',
     table: 'write',
     logos: 'none',
+    atRestKey: 'read',
   },
   {
     method: 'PUT',
@@ -182,6 +370,7 @@ const declared = [
     auth: 'session',
     table: 'write',
     logos: 'none',
+    atRestKey: 'read',
   },
   {
     method: 'DELETE',
@@ -273,6 +462,87 @@ const declared = [
     table: 'write',
     logos: 'none',
   },
+  // PEP proxy, IoT agents and trusted applications: the /v1 domain functions, the portal's rules.
+  {
+    method: 'GET',
+    path: '/api/applications/{id}/agents',
+    fn: 'api-agents-list',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/{id}/pep-proxy',
+    fn: 'api-pep-proxy-create',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/{id}/pep-proxy/password',
+    fn: 'api-pep-proxy-reset',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/{id}/pep-proxy',
+    fn: 'api-pep-proxy-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/{id}/iot-agents',
+    fn: 'api-iot-agents-create',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/{id}/iot-agents/{agentId}/password',
+    fn: 'api-iot-agent-reset',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/{id}/iot-agents/{agentId}',
+    fn: 'api-iot-agent-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/{id}/trusted-applications',
+    fn: 'api-trusted-applications-list',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/{id}/trusted-applications',
+    fn: 'api-trusted-applications-add',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/{id}/trusted-applications/{clientId}',
+    fn: 'api-trusted-application-delete',
+    auth: 'session',
+    table: 'write',
+    logos: 'none',
+  },
   {
     method: 'GET',
     path: '/api/organizations',
@@ -332,6 +602,7 @@ const declared = [
     table: 'write',
     logos: 'none',
     signingKeys: 'read',
+    atRestKey: 'read',
   },
   {
     method: 'POST',
@@ -342,6 +613,7 @@ const declared = [
     table: 'write',
     logos: 'none',
     signingKeys: 'read',
+    atRestKey: 'read',
   },
   {
     method: 'POST',
@@ -353,6 +625,7 @@ const declared = [
     cors: true,
     memory: 1024,
     signingKeys: 'read',
+    atRestKey: 'read',
   },
   {
     method: 'POST',
@@ -363,7 +636,17 @@ const declared = [
     logos: 'none',
     cors: true,
   },
-  { method: 'GET', path: '/user', fn: 'user-info', auth: 'bearer', table: 'read', logos: 'none', cors: true },
+  {
+    method: 'GET',
+    path: '/user',
+    fn: 'user-info',
+    auth: 'bearer',
+    table: 'read',
+    logos: 'none',
+    cors: true,
+    // Keyrock `jwt` tokens are verified with the application's sealed secret.
+    atRestKey: 'read',
+  },
   {
     method: 'GET',
     path: '/users/{id}',
@@ -468,6 +751,7 @@ const declared = [
     table: 'write',
     logos: 'none',
     memory: 1024,
+    atRestKey: 'read',
   },
   {
     method: 'GET',
@@ -563,6 +847,7 @@ const declared = [
     errors: 'keyrock',
     table: 'write',
     logos: 'none',
+    atRestKey: 'read',
   },
   {
     method: 'GET',
@@ -572,6 +857,7 @@ const declared = [
     errors: 'keyrock',
     table: 'read',
     logos: 'none',
+    atRestKey: 'read',
   },
   {
     method: 'PATCH',
@@ -581,6 +867,7 @@ const declared = [
     errors: 'keyrock',
     table: 'write',
     logos: 'none',
+    atRestKey: 'read',
   },
   {
     method: 'DELETE',
@@ -807,6 +1094,124 @@ const declared = [
     table: 'write',
     logos: 'none',
   },
+  // Keyrock /v1 PEP proxy (one per application), IoT agents and trusted applications.
+  {
+    method: 'GET',
+    path: '/v1/applications/{applicationId}/pep_proxies',
+    fn: 'v1-pep-proxy-get',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'read',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/applications/{applicationId}/pep_proxies',
+    fn: 'v1-pep-proxy-create',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/applications/{applicationId}/pep_proxies',
+    fn: 'v1-pep-proxy-reset',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/applications/{applicationId}/pep_proxies',
+    fn: 'v1-pep-proxy-delete',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/v1/applications/{applicationId}/iot_agents',
+    fn: 'v1-iot-agents-list',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'read',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/applications/{applicationId}/iot_agents',
+    fn: 'v1-iot-agents-create',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/v1/applications/{applicationId}/iot_agents/{iotAgentId}',
+    fn: 'v1-iot-agent-get',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'read',
+    logos: 'none',
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/applications/{applicationId}/iot_agents/{iotAgentId}',
+    fn: 'v1-iot-agent-reset',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/applications/{applicationId}/iot_agents/{iotAgentId}',
+    fn: 'v1-iot-agent-delete',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/v1/applications/{applicationId}/trusted_applications',
+    fn: 'v1-trusted-applications-list',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'read',
+    logos: 'none',
+  },
+  {
+    method: 'PUT',
+    path: '/v1/applications/{applicationId}/trusted_applications/{trustedApplicationId}',
+    fn: 'v1-trusted-application-assign',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/applications/{applicationId}/trusted_applications/{trustedApplicationId}',
+    fn: 'v1-trusted-application-assign',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/applications/{applicationId}/trusted_applications/{trustedApplicationId}',
+    fn: 'v1-trusted-application-delete',
+    auth: 'keyrock-token',
+    errors: 'keyrock',
+    table: 'write',
+    logos: 'none',
+  },
   // Keyrock /v1 organizations and their members (owner, member). Reads need only read access.
   {
     method: 'GET',
@@ -927,8 +1332,27 @@ function preflights(list: readonly Route[]): Route[] {
   }));
 }
 
-/** Every route served: the declared ones and their derived preflights. */
-export const routes: readonly Route[] = [...declared, ...preflights(declared)];
+/**
+ * Keyrock serves its whole /v1 API on /v3 as well, for clients of its Keystone-era API; the PEP
+ * proxy signs in at POST /v3/auth/tokens (lib/pdp/keyrock.js). These paths are served by the /v1
+ * route's own function.
+ */
+export const V3_ALIASED = ['/v1/auth/tokens'] as const;
+
+function v3Aliases(list: readonly Route[]): Route[] {
+  return list
+    .filter((r) => (V3_ALIASED as readonly string[]).includes(r.path))
+    .map((r) => ({ ...r, path: `/v3${r.path.slice('/v1'.length)}` }));
+}
+
+/** The path a route answers for: a /v3 alias is its /v1 route's. */
+export const canonicalPath = (path: string) =>
+  path.startsWith('/v3/') && (V3_ALIASED as readonly string[]).includes(`/v1${path.slice(3)}`)
+    ? `/v1${path.slice(3)}`
+    : path;
+
+/** Every route served: the declared ones, their /v3 aliases and their derived preflights. */
+export const routes: readonly Route[] = [...declared, ...v3Aliases(declared), ...preflights(declared)];
 
 /** A function's name, for the handler factory: only names the route table declares. */
 export type RouteFn = (typeof declared)[number]['fn'] | typeof PREFLIGHT_FN;

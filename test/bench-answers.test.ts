@@ -41,6 +41,7 @@ beforeAll(async () => {
       IDM_LOG_LEVEL: 'SILENT',
       IDM_PUBLIC_URL: 'http://localhost',
       IDM_SIGNING_KEYS_FILE: join(tmpdir(), `gatehouse-keys-${randomUUID()}.json`),
+      IDM_AT_REST_KEY_FILE: join(tmpdir(), `gatehouse-at-rest-${randomUUID()}`),
     },
   );
   const { db } = await import('../shared/store/db.js');
@@ -51,7 +52,9 @@ beforeAll(async () => {
   const reusable = { code: await freshCode(db(), f), refreshToken: await freshRefreshToken(db(), f) };
   ctx = { db: db(), f, fresh: false, reusable };
   items = await snapshot(db());
-  userScenarios = SCENARIOS.filter((s) => s.id === 'user-orgs1' || s.id === 'user-decision');
+  userScenarios = SCENARIOS.filter((s) =>
+    ['user-orgs1', 'user-decision', 'user-decision-jwt'].includes(s.id),
+  );
 }, 60_000);
 
 /** The bench's own order (measure, then write) with section 3 on `snapshot` and stand-ins for the rest. */

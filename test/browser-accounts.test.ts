@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPortal } from '../portal/build.js';
+import { type Chromium, launchChromium } from './support/browser.js';
 import { linkIn, waitForMail } from './support/mail.js';
 import { startService, type TestService } from './support/service.js';
 
@@ -14,37 +11,18 @@ import { startService, type TestService } from './support/service.js';
  * link, with mail read from the run's maildev.
  */
 let service: TestService;
-let profileDir: string;
-let context: BrowserContext;
-const problems: string[] = [];
+let browser: Chromium;
 
 beforeAll(async () => {
   await buildPortal();
   service = await startService({ IDM_REQUIRE_EMAIL_VERIFICATION: 'true' });
-  profileDir = mkdtempSync(join(tmpdir(), 'gatehouse-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    viewport: { width: 1280, height: 900 },
-  });
-  context.setDefaultTimeout(15_000);
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await service?.close();
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 });
-
-async function openPage(): Promise<Page> {
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of 40[0-9]/.test(m.text())) problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return page;
-}
 
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.com`;
 const signUp = (email: string, password: string) =>
@@ -59,7 +37,7 @@ describe('accounts in the portal', () => {
     const email = address('confirm');
     expect((await signUp(email, 'password-123')).status).toBe(201);
     await waitForMail(email, 'Confirm your email address');
-    const page = await openPage();
+    const page = await browser.openPage();
     await page.goto(`${service.url}/signin`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('password-123');
@@ -79,7 +57,7 @@ describe('accounts in the portal', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.close();
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 
   it('resets a forgotten password through the mailed link', async () => {
@@ -91,7 +69,7 @@ describe('accounts in the portal', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token }),
     });
-    const page = await openPage();
+    const page = await browser.openPage();
     await page.goto(`${service.url}/signin`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
@@ -116,6 +94,6 @@ describe('accounts in the portal', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await page.close();
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPortal, JS_BUDGET_BYTES, measurePortal } from '../portal/build.js';
 import { registerApplication } from '../shared/domain/applications.js';
 import { createUser } from '../shared/store/users.js';
+import { type Chromium, launchChromium } from './support/browser.js';
 import { startService, type TestService } from './support/service.js';
 
 /**
@@ -14,58 +15,21 @@ import { startService, type TestService } from './support/service.js';
  * OAuth authorization code flow through the real sign-in and consent pages, CSP violations and
  * layout at 1280 and 375 px. Screenshots land in $GATEHOUSE_SHOTS or a temp folder.
  */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 let service: TestService;
-let profileDir: string;
-let context: BrowserContext;
+let browser: Chromium;
 const shots = process.env.GATEHOUSE_SHOTS ?? mkdtempSync(join(tmpdir(), 'gatehouse-shots-'));
-const problems: string[] = [];
 
 beforeAll(async () => {
   await buildPortal();
   service = await startService();
-  profileDir = mkdtempSync(join(tmpdir(), 'gatehouse-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  // playwright-core waits forever by default; a missing element should fail the test instead.
-  context.setDefaultTimeout(15_000);
-  // Report CSP violations from inside the page (an init script runs outside the page's CSP).
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
+  browser = await launchChromium({ clipboard: true });
 }, 120_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await service?.close();
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   console.log(`portal screenshots: ${shots}`);
 });
-
-async function openPage(): Promise<Page> {
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/status of 40[0-9]/.test(m.text())) problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return page;
-}
 
 /** Screenshots at 1280 and 375 px; at 375 px nothing may stick out sideways. */
 async function snap(page: Page, name: string) {
@@ -116,7 +80,7 @@ describe('the portal in Chromium', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBeTruthy();
     // The CSP watch used below can fail: an injected <style> is refused and reported.
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     const seen: string[] = [];
     page.on('console', (m) => seen.push(m.text()));
     await page.goto(`${service.url}/signin`);
@@ -136,7 +100,7 @@ describe('the portal in Chromium', () => {
       displayName: 'Bob',
       passwordHash: 'unused',
     });
-    const page = await openPage();
+    const page = await browser.openPage();
 
     // Signed out, the portal sends a person to sign in; from there, to sign up.
     await page.goto(`${service.url}/`);
@@ -261,9 +225,16 @@ describe('the portal in Chromium', () => {
     await page.getByLabel('Description', { exact: true }).fill('A better shop');
     // The access token format (RFC 9068 JWTs or opaque values) is the owner's choice.
     await page.getByLabel('Access tokens').selectOption('jwt');
+    // Keyrock's token types are another choice: clients ask for a jwt token with scope=jwt, signed
+    // with the application's own secret, which the page shows on request (for its PEP proxy).
+    await page.getByRole('checkbox', { name: /^jwt:/ }).check();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('A better shop').waitFor();
     await page.getByText('JWT (RFC 9068').waitFor();
+    await page.getByText('bearer, jwt').waitFor();
+    expect(await page.getByText(/^[0-9a-f]{64}$/).count()).toBe(0);
+    await page.getByRole('button', { name: 'Show JWT secret' }).click();
+    expect(await page.getByText(/^[0-9a-f]{64}$/).count()).toBe(1);
     await page.getByRole('button', { name: 'Reset client secret' }).click();
     await page.getByRole('button', { name: 'Reset secret' }).click();
     await page.getByRole('heading', { name: 'Client credentials' }).waitFor();
@@ -321,7 +292,7 @@ describe('the portal in Chromium', () => {
     const after = await page.evaluate(() => fetch('/api/session').then((r) => r.json()));
     expect(after).toEqual({ user: null });
     await page.close();
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   }, 180_000);
 
   it('runs the OAuth authorization code flow through the real sign-in and consent pages', async () => {
@@ -342,7 +313,7 @@ describe('the portal in Chromium', () => {
         callbackUrl: callback,
       },
     );
-    const page = await openPage();
+    const page = await browser.openPage();
     await page.context().clearCookies();
     // The client's callback is not a real site: answer it here.
     await page.route('https://client.example.test/**', async (route) => {
@@ -400,7 +371,7 @@ describe('the portal in Chromium', () => {
     expect(user.status).toBe(200);
     expect(await user.json()).toMatchObject({ email: 'carol@example.com' });
     await page.close();
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   }, 120_000);
 
   it('asks a signed-in user for the password again under prompt=login (OpenID Connect)', async () => {
@@ -416,7 +387,7 @@ describe('the portal in Chromium', () => {
       { kind: 'user', userId: owner.id, actorId: owner.actorId },
       { name: 'Relying party', description: 'An RP', url: 'https://rp.example.test', callbackUrl: callback },
     );
-    const page = await openPage();
+    const page = await browser.openPage();
     await page.route('https://rp.example.test/**', async (route) => {
       await route.fulfill({ status: 200, contentType: 'text/plain', body: 'rp callback' });
     });
@@ -443,11 +414,11 @@ describe('the portal in Chromium', () => {
     await page.waitForURL(/^https:\/\/rp\.example\.test\/callback\?/);
     expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
     await page.close();
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   }, 60_000);
 
   it('ignores a return path to another site after signing in', async () => {
-    const page = await openPage();
+    const page = await browser.openPage();
     await page.context().clearCookies();
     await page.goto(`${service.url}/signin?return=${encodeURIComponent('//evil.example.com/x')}`);
     await page.getByLabel('Email').fill('carol@example.com');

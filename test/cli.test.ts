@@ -204,7 +204,14 @@ describe('idm: a full set-up with good input', () => {
     // Nothing to build for data this version wrote: every summary is already there and right.
     const migrate = await idm('migrate');
     expectSuccess(migrate);
-    expect(migrate.json).toEqual({ applications: 1, catalogues: 0, orgRoles: 0, retries: 0 });
+    expect(migrate.json).toEqual({
+      applications: 1,
+      catalogues: 0,
+      orgRoles: 0,
+      retries: 0,
+      users: 2,
+      usersIndexed: 0,
+    });
   }, 120_000);
 });
 

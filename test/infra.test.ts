@@ -99,6 +99,8 @@ describe('functions and routes come from the route table', () => {
       const logGroup = resources[props.LoggingConfig.LogGroup.Ref];
       expect(logGroup.Properties.RetentionInDays).toBe(30);
       expect(Object.keys(props.Environment.Variables).sort()).toEqual([
+        // Only where the function enrols or checks authenticator-app codes, or uses jwt secrets.
+        ...(route.atRestKey ? ['IDM_AT_REST_KEY_SECRET'] : []),
         'IDM_LOGO_BUCKET',
         'IDM_PUBLIC_URL',
         'IDM_REQUIRE_EMAIL_VERIFICATION',
@@ -204,7 +206,10 @@ describe('nested stacks per API area stay well under CloudFormation’s 500 reso
     expect(areaOf({ path: '/.well-known/jwks.json' })).toBe('oauth');
     expect(areaOf({ path: '/v2/Users' })).toBe('oauth');
     expect(areaOf({ path: '/users/{id}' })).toBe('oauth');
-    expect(areaOf({ path: '/api/applications' })).toBe('portal');
+    expect(areaOf({ path: '/api/applications' })).toBe('portal-apps');
+    expect(areaOf({ path: '/api/applications/{id}/pep-proxy' })).toBe('portal-apps');
+    expect(areaOf({ path: '/api/session' })).toBe('portal');
+    expect(areaOf({ path: '/api/applicationsx' })).toBe('portal');
     expect(areaOf({ path: '/v1/auth/tokens' })).toBe('keyrock');
     expect(areaOf({ path: '/v1/applications' })).toBe('keyrock-apps');
     expect(areaOf({ path: '/v1/applications/{id}/roles' })).toBe('keyrock-apps');
@@ -275,8 +280,9 @@ describe('IAM follows the route table', () => {
   });
 
   it('lets only the functions that sign or publish keys read the signing-key secret, and name it', () => {
-    const [[secretId, secret]] = ofType('AWS::SecretsManager::Secret') as [[string, Json]];
-    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    const secrets = ofType('AWS::SecretsManager::Secret') as [string, Json][];
+    expect(secrets).toHaveLength(2);
+    const [secretId, secret] = secrets.find(([, s]) => /signing keys/.test(s.Properties.Description))!;
     expect(secret.Properties.SecretString).toBeUndefined();
     const readers = routes.filter((r) => r.signingKeys === 'read').map((r) => r.fn);
     expect(readers).toEqual(expect.arrayContaining(['oauth2-token', 'oidc-jwks']));
@@ -285,16 +291,57 @@ describe('IAM follows the route table', () => {
       const statements = roleStatements(roleId);
       const env = resources[functionId(fn)].Properties.Environment.Variables;
       if (readers.includes(fn)) {
-        expect(actions(statements, 'secretsmanager'), fn).toEqual([
+        const grants = statements.filter((s) => [s.Resource].flat()[0]?.Ref === secretId);
+        expect(grants.flatMap((s) => [s.Action].flat()).sort(), fn).toEqual([
           'secretsmanager:GetSecretValue',
           'secretsmanager:PutSecretValue',
         ]);
-        const grant = statements.find((s) => [s.Action].flat()[0].startsWith('secretsmanager:'));
-        expect(grant.Resource, fn).toEqual({ Ref: secretId });
         expect(env.IDM_SIGNING_KEYS_SECRET, fn).toEqual({ Ref: secretId });
       } else {
-        expect(actions(statements, 'secretsmanager'), fn).toEqual([]);
+        expect(JSON.stringify(statements), fn).not.toContain(secretId);
         expect(env.IDM_SIGNING_KEYS_SECRET, fn).toBeUndefined();
+      }
+    }
+  });
+
+  it('lets only the functions that enrol or check authenticator apps, or use Keyrock jwt secrets, read the at-rest key, read-only', () => {
+    const secrets = ofType('AWS::SecretsManager::Secret') as [string, Json][];
+    const [keyId, key] = secrets.find(([, s]) => /authenticator-app/.test(s.Properties.Description))!;
+    // CloudFormation generates the value: no literal in the template, and it outlives the stack.
+    expect(key.Properties.SecretString).toBeUndefined();
+    expect(key.Properties.GenerateSecretString.PasswordLength).toBe(64);
+    expect(key.DeletionPolicy).toBe('Retain');
+    const readers = [...uniqueFunctions(routes)].filter(([, r]) => r.atRestKey === 'read').map(([fn]) => fn);
+    expect(readers.sort()).toEqual([
+      // Keyrock jwt secrets: shown, sealed, signed with, verified with (docs/decisions.md).
+      'api-application-get',
+      'api-application-update',
+      'api-session-verify',
+      'api-totp-confirm',
+      'api-totp-start',
+      'oauth2-authorize',
+      'oauth2-authorize-decision',
+      'oauth2-token',
+      'user-info',
+      'v1-application-get',
+      'v1-application-update',
+      'v1-applications-create',
+      'v1-auth-tokens-create',
+    ]);
+    for (const [fn] of uniqueFunctions(routes)) {
+      const roleId = resources[functionId(fn)].Properties.Role['Fn::GetAtt'][0];
+      const statements = roleStatements(roleId);
+      const env = resources[functionId(fn)].Properties.Environment.Variables;
+      const grants = statements.filter((s) => [s.Resource].flat()[0]?.Ref === keyId);
+      if (readers.includes(fn)) {
+        expect(
+          grants.flatMap((s) => [s.Action].flat()),
+          fn,
+        ).toEqual(['secretsmanager:GetSecretValue']);
+        expect(env.IDM_AT_REST_KEY_SECRET, fn).toEqual({ Ref: keyId });
+      } else {
+        expect(grants, fn).toEqual([]);
+        expect(env.IDM_AT_REST_KEY_SECRET, fn).toBeUndefined();
       }
     }
   });

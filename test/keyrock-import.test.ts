@@ -8,6 +8,7 @@ import { importedIds } from '../shared/store/aliases.js';
 import { getMembership, membersOfOrganization } from '../shared/store/organizations.js';
 import { totals } from '../shared/store/stats.js';
 import { getLogin, getUser } from '../shared/store/users.js';
+import { APP_SCHEMA, USER_SCHEMA } from './support/keyrock-schema.js';
 import { type MariaDb, startMariaDb } from './support/mariadb.js';
 import { basic, newApp, newUser, postForm, type Registered } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
@@ -45,24 +46,6 @@ function idm(...args: string[]): Promise<Run> {
 const keyrockPassword = (salt: string, password: string) =>
   createHmac('sha1', salt).update(password).digest('hex');
 
-const SCHEMA = `
-CREATE TABLE user (
-  id VARCHAR(36) PRIMARY KEY, username VARCHAR(64), description TEXT, website VARCHAR(2000),
-  image VARCHAR(255) DEFAULT 'default', gravatar TINYINT(1) DEFAULT 0, email VARCHAR(255) UNIQUE,
-  password VARCHAR(40), salt VARCHAR(255), date_password DATETIME, enabled TINYINT(1) DEFAULT 0,
-  admin TINYINT(1) DEFAULT 0, extra JSON, scope VARCHAR(2000), starters_tour_ended TINYINT(1) DEFAULT 0,
-  eidas_id VARCHAR(255)
-);
-CREATE TABLE organization (
-  id VARCHAR(36) PRIMARY KEY, name VARCHAR(64), description TEXT, website VARCHAR(2000),
-  image VARCHAR(255) DEFAULT 'default'
-);
-CREATE TABLE user_organization (
-  id INT AUTO_INCREMENT PRIMARY KEY, role VARCHAR(10),
-  user_id VARCHAR(36) REFERENCES user(id) ON DELETE CASCADE,
-  organization_id VARCHAR(36) REFERENCES organization(id) ON DELETE CASCADE
-);`;
-
 const ALICE = 'aaaaaaaa-0000-4000-8000-000000000001';
 const BOB = 'bbbbbbbb-0000-4000-8000-000000000002';
 const DISABLED = 'cccccccc-0000-4000-8000-000000000003';
@@ -73,7 +56,7 @@ const ORPHAN = '22222222-0000-4000-8000-00000000000b';
 
 async function keyrockDatabase(name: string): Promise<void> {
   await maria.query(`CREATE DATABASE \`${name}\``);
-  await maria.query(`USE \`${name}\`; ${SCHEMA}`);
+  await maria.query(`USE \`${name}\`; ${USER_SCHEMA} ${APP_SCHEMA}`);
   const user = (id: string, email: string, username: string, salt: string, password: string, extra = {}) =>
     maria.query(`INSERT INTO \`${name}\`.user SET ?`, [
       {

@@ -70,14 +70,21 @@ describe('/v1/applications', () => {
       redirect_sign_out_uri: null,
       grant_type: ['password', 'authorization_code', 'implicit'],
       response_type: ['code', 'token'],
-      token_types: ['jwt'],
-      jwt_secret: null,
+      // Keyrock's token types, bearer last as Keyrock reads them back; the jwt type's secret
+      // (shown to the Provider, test/keyrock-token-types.test.ts).
+      token_types: ['jwt', 'permanent', 'bearer'],
+      jwt_secret: expect.stringMatching(/^[0-9a-f]{64}$/),
       client_type: null,
       scope: null,
     });
-    // The same records the portal and OAuth read: the client, and bob as Provider.
+    // The same records the portal and OAuth read: the client, and bob as Provider. Keyrock's jwt
+    // type is not the RFC 9068 format, which stays opaque.
     const client = (await getClient(service.db, app.id as string))!;
-    expect(client).toMatchObject({ accessTokenFormat: 'jwt', callbackUrl: 'http://localhost/login1' });
+    expect(client).toMatchObject({
+      accessTokenFormat: 'opaque',
+      tokenTypes: ['jwt', 'permanent'],
+      callbackUrl: 'http://localhost/login1',
+    });
     const token = await fetch(`${service.url}/oauth2/token`, {
       method: 'POST',
       headers: {
@@ -105,7 +112,8 @@ describe('/v1/applications', () => {
       name: 'Minimal',
       description: '',
       url: null,
-      token_types: [],
+      token_types: ['bearer'],
+      jwt_secret: null,
       grant_type: ['authorization_code', 'implicit', 'password', 'client_credentials', 'refresh_token'],
       urls: {
         roles_url: `/v1/applications/${id}/roles`,
@@ -178,13 +186,15 @@ describe('/v1/applications', () => {
         redirect_uri: 'new redirect uri3',
         grant_type: ['password', 'authorization_code'],
         response_type: ['code'],
-        token_types: [],
+        token_types: ['permanent', 'bearer'],
       },
     });
     expect(await getClient(service.db, id)).toMatchObject({
       name: 'new name 3',
       callbackUrl: 'new redirect uri3',
       accessTokenFormat: 'opaque',
+      tokenTypes: ['permanent'],
+      jwtSecret: undefined,
       grantTypes: ['password', 'authorization_code'],
     });
     const same = await call('PATCH', `/v1/applications/${id}`, {

@@ -85,6 +85,11 @@ describe('GET /user', () => {
         { id: acme.id, name: 'Acme', roles: [{ id: editor, name: 'Editor' }] },
         { id: idle.id, name: 'Idle', roles: [] },
       ],
+      // Keyrock 8's fields (models/model_oauth_server.js): no app_id asked, so no trusted ones.
+      sub: bob.id,
+      username: bob.displayName,
+      app_id: reg.app.clientId,
+      trusted_apps: [],
     });
   });
 
@@ -177,6 +182,8 @@ describe('GET /user', () => {
       `/user?access_token=${bobToken}&action=GET&resource=/orders&app_id=${unrelated.app.clientId}`,
     );
     expect(other.status).toBe(401);
+    // Keyrock's body for a token of an application that app_id does not trust: a JSON string.
+    expect(await other.json()).toBe('User not authorized in application');
     const half = await get(`/user?access_token=${bobToken}&action=GET`);
     expect(half.status).toBe(400);
   });

@@ -165,7 +165,7 @@ describe('password grant', () => {
 });
 
 describe('client credentials grant', () => {
-  it('issues an access token without refresh token; /user answers {}', async () => {
+  it('issues an access token without refresh token; /user answers with its application only', async () => {
     const res = await oauth.clientCredentialsGrantRequest(
       as,
       reg.client,
@@ -177,7 +177,8 @@ describe('client credentials grant', () => {
     expect(tokens.refresh_token).toBeUndefined();
     expect(tokens.expires_in).toBe(3600);
     const me = await userInfo(tokens.access_token);
-    expect(me).toEqual({ status: 200, body: {} });
+    // No user: Keyrock's answer names the application (model_oauth_server.js search_app_info).
+    expect(me).toEqual({ status: 200, body: { app_id: reg.app.clientId, trusted_apps: [] } });
   });
 });
 

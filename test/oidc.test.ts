@@ -480,7 +480,7 @@ describe('JWT access tokens (RFC 9068), for applications that choose them', () =
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
     expect(user.status).toBe(200);
-    expect(await user.json()).toEqual({});
+    expect(await user.json()).toEqual({ app_id: jwtApp.app.clientId, trusted_apps: [] });
     const answer = await client.tokenIntrospection(jwtClient, tokens.access_token);
     expect(answer).toMatchObject({ active: true, sub: jwtApp.app.clientId, client_id: jwtApp.app.clientId });
   });

@@ -49,6 +49,8 @@ describe('store under faults', () => {
       'USER#7',
       'ACTOR#9',
       'COUNTER',
+      // The user directory's display-name entry (keys.ts pattern 33).
+      'USERNAME#7',
     ]);
   });
 

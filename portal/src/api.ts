@@ -88,7 +88,7 @@ export function upload<T>(path: string, file: Blob, onProgress: (percent: number
 }
 
 export interface SessionInfo {
-  user: { id: number; email: string; nickName: string; displayName: string } | null;
+  user: { id: number; email: string; nickName: string; displayName: string; admin?: boolean } | null;
   csrfToken?: string;
   acting?: { kind: 'user' | 'org'; id: number; name?: string };
   organizations?: { id: number; name: string; role: 'owner' | 'member' }[];
@@ -109,6 +109,10 @@ export interface AppView extends AppSummary {
   accessTokenFormat: 'opaque' | 'jwt';
   /** Where RP-initiated logout may return to (exact URLs). */
   postLogoutRedirectUris: string[];
+  /** Keyrock's token types a client may ask for with `scope=` (bearer is always allowed). */
+  tokenTypes: ('jwt' | 'permanent')[];
+  /** The HS256 secret of Keyrock `jwt` tokens; only in the Provider's detail view. */
+  jwtSecret?: string;
 }
 
 export interface Role {

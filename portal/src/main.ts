@@ -2,7 +2,9 @@ import 'cropperjs/dist/cropper.css';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type SessionInfo, setCsrfToken, whenSignedOut } from './api.js';
+import { AccountPage, ConfirmEmailChange } from './pages/account.js';
 import { ForgotPassword, ResetPassword, VerifyEmail } from './pages/account-links.js';
+import { AdminPage } from './pages/admin.js';
 import { ApplicationList, ApplicationPage, NewApplication } from './pages/applications.js';
 import { SignIn, SignUp } from './pages/auth.js';
 import { OrganizationList, OrganizationPage } from './pages/organizations.js';
@@ -15,6 +17,7 @@ const ACCOUNT_LINKS: ReadonlyMap<string, () => unknown> = new Map([
   ['/verify-email', () => html`<${VerifyEmail} />`],
   ['/forgot-password', () => html`<${ForgotPassword} />`],
   ['/reset-password', () => html`<${ResetPassword} />`],
+  ['/confirm-email', () => html`<${ConfirmEmailChange} />`],
 ]);
 
 function usePath(): string {
@@ -57,6 +60,8 @@ function Header({
       <nav aria-label="Main">
         <a href="/">Applications</a>
         <a href="/organizations">Organizations</a>
+        <a href="/account">Account</a>
+        ${user.admin && html`<a href="/admin">Administration</a>`}
       </nav>
       <div class="who">
         <label for="acting-as">Acting as</label>
@@ -138,11 +143,14 @@ function App() {
     accept(await api<SessionInfo>('PUT', '/api/session/acting', { organizationId: orgId }));
     navigate('/');
   };
-  const signOut = async () => {
-    await api('DELETE', '/api/session');
+  const signedOutHere = () => {
     setCsrfToken('');
     setSession({ user: null });
     navigate('/signin', true);
+  };
+  const signOut = async () => {
+    await api('DELETE', '/api/session');
+    signedOutHere();
   };
 
   let page: unknown;
@@ -158,6 +166,8 @@ function App() {
     page = html`<${ApplicationPage} id=${Number(appMatch[1])} session=${session} key=${path} />`;
   else if (path === '/organizations')
     page = html`<${OrganizationList} session=${session} refresh=${refresh} />`;
+  else if (path === '/account') page = html`<${AccountPage} refresh=${refresh} onDeleted=${signedOutHere} />`;
+  else if (path === '/admin') page = html`<${AdminPage} session=${session} />`;
   else if (orgMatch)
     page = html`<${OrganizationPage} id=${Number(orgMatch[1])} session=${session} actAs=${actAs} key=${path} />`;
   else

@@ -1,8 +1,10 @@
 import { sha256 } from '../crypto.js';
 import { invalidToken } from '../errors.js';
 import { tokenWithUserInApplication } from '../store/access.js';
+import { type Client, getClient } from '../store/applications.js';
 import type { Db } from '../store/db.js';
 import { getToken, isLive, type TokenRecord, tokenHint } from '../store/tokens.js';
+import { getUser, type User } from '../store/users.js';
 import { type ResolvedRoles, resolved, resolveRoles } from './roles.js';
 
 const UNKNOWN = 'The access token is unknown, expired or revoked.';
@@ -41,30 +43,65 @@ export async function requireAccessToken(db: Db, value: string): Promise<TokenRe
  * token's own user, or `userId`. When the value names its application and user (every token this
  * version issues), the token is read together with the user and the catalogue (two round trips
  * in all, store/access.ts); an older token is read first. `roles` is undefined for a client's own
- * token (no user to ask about) and for a user that does not exist.
+ * token (no user to ask about) and for a user that does not exist. The token's own user must
+ * exist and be enabled (an administrator's switch takes effect at once, as in Keycloak, where
+ * a disabled user's tokens fail introspection and UserInfo): the check uses the profile read
+ * anyway, or one read in the same round trip when the question is about someone else.
+ * `appClientId`: a client read along in the first round trip (GET /user's `app_id`, with its
+ * trusted applications); `appClient` is it, undefined when unknown.
  */
 export async function tokenAndRoles(
   db: Db,
   value: string,
   userId?: number,
-): Promise<{ token: TokenRecord; roles: ResolvedRoles | undefined }> {
+  appClientId?: string,
+): Promise<{ token: TokenRecord; roles: ResolvedRoles | undefined; appClient?: Client | undefined }> {
+  const client = () => (appClientId === undefined ? undefined : getClient(db, appClientId));
   if (looksLikeJwt(value)) {
     // RFC 9068: the token is its own record; only the user and the roles are read.
-    const token = await verifyJwt(value);
-    const who = userId ?? token.userId;
-    return { token, roles: who === undefined ? undefined : await resolveRoles(db, who, token.appId) };
+    const [token, appClient] = await Promise.all([verifyJwt(value), client()]);
+    return { ...(await withRoles(db, token, userId)), appClient };
   }
   const hint = tokenHint(value);
   const subject = userId ?? hint?.userId;
   if (hint && subject !== undefined) {
-    const read = await tokenWithUserInApplication(db, sha256(value), subject, hint.appId);
+    const read = await tokenWithUserInApplication(
+      db,
+      sha256(value),
+      subject,
+      hint.appId,
+      hint.userId,
+      appClientId,
+    );
     const token = checked(read.token);
     // The ids are part of the value whose digest found the token, so they are the token's own.
     if (token.appId !== hint.appId || token.userId !== hint.userId) throw invalidToken(UNKNOWN);
-    return { token, roles: resolved(read.found) };
+    if (token.userId !== undefined) requireEnabled(read.holder);
+    return { token, roles: resolved(read.found), appClient: read.client };
   }
-  const token = await requireAccessToken(db, value);
+  // A token without a user (a client's own, an IoT agent's) or an older one: read first.
+  const [token, appClient] = await Promise.all([requireAccessToken(db, value), client()]);
+  return { ...(await withRoles(db, token, userId)), appClient };
+}
+
+/** The roles of `userId` (or the token's user) for a token already read, with its holder checked. */
+async function withRoles(db: Db, token: TokenRecord, userId: number | undefined) {
   const who = userId ?? token.userId;
-  if (who === undefined) return { token, roles: undefined };
-  return { token, roles: await resolveRoles(db, who, token.appId) };
+  const holderId = token.userId;
+  const [roles, holder] = await Promise.all([
+    who === undefined ? undefined : resolveRoles(db, who, token.appId),
+    holderId !== undefined && holderId !== who ? getUser(db, holderId) : undefined,
+  ]);
+  if (holderId !== undefined) requireEnabled(holderId === who ? roles?.user : holder);
+  return { token, roles };
+}
+
+const DISABLED_HOLDER = 'The user of this access token is disabled.';
+
+/**
+ * RFC 6750 §3.1 invalid_token for a disabled user's token. A deleted user's token is left to the
+ * caller, which says so in its own words (GET /user: "no longer exists").
+ */
+function requireEnabled(holder: User | undefined): void {
+  if (holder?.enabled === false) throw invalidToken(DISABLED_HOLDER);
 }

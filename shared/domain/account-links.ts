@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { config } from '../config.js';
 import { randomToken, sha256 } from '../crypto.js';
-import { invalid, tooMany } from '../errors.js';
+import { conflict, invalid, tooMany } from '../errors.js';
 import { logger } from '../log.js';
 import { markVerified, putLink, takeLink, userGrantIds } from '../store/account-links.js';
 import type { Db } from '../store/db.js';
@@ -10,7 +10,16 @@ import { deleteUserSessions } from '../store/sessions.js';
 import { revokeGrant } from '../store/tokens.js';
 import { getLogin, requireUser, updateUser } from '../store/users.js';
 import { nowSeconds } from '../time.js';
-import { accountLink, type LinkPurpose, type Mailer, resetMail, verificationMail } from './mail.js';
+import {
+  accountLink,
+  emailChangeMail,
+  emailChangeNotice,
+  type LinkPurpose,
+  type Mailer,
+  resetMail,
+  verificationMail,
+} from './mail.js';
+import { reauthenticate } from './two-factor.js';
 import * as v from './validate.js';
 
 /**
@@ -18,7 +27,11 @@ import * as v from './validate.js';
  * its SHA-256 digest is stored. The public requests ("send me a link") answer the same whether
  * or not an account has the address, and are rate-limited per address and per client address.
  */
-export const LINK_TTL: Readonly<Record<LinkPurpose, number>> = { verify: 24 * 3600, reset: 3600 };
+export const LINK_TTL: Readonly<Record<LinkPurpose, number>> = {
+  verify: 24 * 3600,
+  reset: 3600,
+  email: 24 * 3600,
+};
 
 /** At most 5 links per address and 20 per client address per hour, for each purpose. */
 export const MAIL_RATE = { perAddress: 5, perClient: 20, windowSeconds: 3600 } as const;
@@ -46,7 +59,8 @@ async function mailLink(db: Db, mailer: Mailer, purpose: LinkPurpose, userId: nu
     expiresAt: nowSeconds() + LINK_TTL[purpose],
   });
   const link = accountLink(publicUrl(), purpose, token);
-  await mailer.send(purpose === 'verify' ? verificationMail(email, link) : resetMail(email, link));
+  const compose = { verify: verificationMail, reset: resetMail, email: emailChangeMail }[purpose];
+  await mailer.send(compose(email, link));
 }
 
 /**
@@ -64,7 +78,7 @@ export async function sendVerification(db: Db, mailer: Mailer, user: { id: numbe
   }
 }
 
-async function limit(db: Db, purpose: LinkPurpose, email: string, clientIp: string): Promise<void> {
+async function limit(db: Db, purpose: 'verify' | 'reset', email: string, clientIp: string): Promise<void> {
   const [address, client] = await Promise.all([
     withinRate(db, purpose, `email#${email}`, MAIL_RATE.perAddress, MAIL_RATE.windowSeconds),
     withinRate(db, purpose, `ip#${clientIp}`, MAIL_RATE.perClient, MAIL_RATE.windowSeconds),
@@ -79,7 +93,7 @@ async function limit(db: Db, purpose: LinkPurpose, email: string, clientIp: stri
 export async function requestLink(
   db: Db,
   mailer: Mailer,
-  purpose: LinkPurpose,
+  purpose: 'verify' | 'reset',
   emailInput: unknown,
   clientIp: string,
 ): Promise<void> {
@@ -132,4 +146,54 @@ export async function resetPassword(
   ]);
   await Promise.all(grants.map((g) => revokeGrant(db, g)));
   return { email: user.email, sessionsEnded, grantsRevoked: grants.length };
+}
+
+/** At most 5 address changes asked for per account per hour (each mails a stranger's address). */
+export const EMAIL_CHANGE_RATE = { perAccount: 5, windowSeconds: 3600 } as const;
+
+/**
+ * Account settings' "change e-mail": asks the password again (through the brute-force guard),
+ * then mails a link to the NEW address; the account keeps its old address until the link is
+ * followed, so a typo or a mailbox the person does not hold changes nothing. An address another
+ * account uses is refused here (409) as PATCH /v1/users refuses it, and again when the link is
+ * followed (it may have been taken meanwhile).
+ */
+export async function requestEmailChange(
+  db: Db,
+  mailer: Mailer,
+  userId: number,
+  input: { email?: unknown; password?: unknown },
+): Promise<{ email: string }> {
+  const email = v.email(input.email);
+  const user = await requireUser(db, userId);
+  if (email === user.email) throw invalid('This is already your email address.', 'email');
+  await reauthenticate(db, userId, input.password);
+  const allowed = await withinRate(
+    db,
+    'email',
+    `user#${userId}`,
+    EMAIL_CHANGE_RATE.perAccount,
+    EMAIL_CHANGE_RATE.windowSeconds,
+  );
+  if (!allowed) throw tooMany('Too many address changes for this account; try again in an hour.');
+  if (await getLogin(db, email)) throw conflict('A user with this email already exists.', 'email');
+  await mailLink(db, mailer, 'email', userId, email);
+  // The current address hears of it too; the change is already on its way, so a failure is logged.
+  await mailer.send(emailChangeNotice(user.email, email)).catch((error: unknown) => {
+    logger.error('sending the address-change notice failed', { userId, error: error as Error });
+  });
+  return { email };
+}
+
+/**
+ * Follows an address-change link: the account's email (its login, its profile, the directory)
+ * becomes the address the link was sent to, which counts as verified (the link proved it).
+ */
+export async function confirmEmailChange(db: Db, tokenInput: unknown): Promise<{ email: string }> {
+  const link = await take(db, tokenInput, 'email');
+  const user = await requireUser(db, link.userId).catch(() => undefined);
+  if (!user) throw invalid(LINK_INVALID, 'token');
+  if (user.email === link.email) return { email: user.email };
+  const changed = await updateUser(db, user, { email: link.email });
+  return { email: changed.email };
 }

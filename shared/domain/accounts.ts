@@ -24,6 +24,11 @@ export interface SignUp {
   website?: unknown;
   /** Only the CLI sets this (`idm user create --admin`); no HTTP route passes it. */
   admin?: boolean;
+  /**
+   * Only the CLI sets this (`idm user create --keyrock-id`): the id the user had in Keyrock, as
+   * `idm import keyrock` keeps it, for a user made by hand whose Keyrock id scripts still use.
+   */
+  keyrockId?: string | undefined;
   /** A portal sign-up: the account must follow the emailed link before signing in. */
   unverified?: boolean;
 }
@@ -45,7 +50,12 @@ export async function registerUser(db: Db, input: SignUp, bcryptCost: number): P
   const nickName = explicitNick ? v.nickName(input.nickName) : derivedNick(localPart);
   const profile = v.profileFields(input);
   const passwordHash = await bcrypt.hash(password, bcryptCost);
-  const extra = { ...profile, admin: input.admin === true, emailVerified: input.unverified !== true };
+  const extra = {
+    ...profile,
+    admin: input.admin === true,
+    emailVerified: input.unverified !== true,
+    ...(input.keyrockId !== undefined ? { keyrock: { id: v.keyrockId(input.keyrockId) } } : {}),
+  };
   const fields = { email, displayName, passwordHash, ...extra };
   if (explicitNick) return createUser(db, { ...fields, nickName });
   return createWithDerivedNick(db, fields);
@@ -57,17 +67,23 @@ export async function registerUser(db: Db, input: SignUp, bcryptCost: number): P
  * nickName and `idm import keyrock` both name users this way.
  */
 export async function createWithDerivedNick(db: Db, fields: Omit<NewUser, 'nickName'>): Promise<User> {
-  const base = derivedNick(fields.email.split('@')[0]!);
   for (let attempt = 0; ; attempt++) {
-    const suffix = String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
-    const nickName = attempt === 0 ? base : `${base.slice(0, 25)}-${suffix}`;
     try {
-      return await createUser(db, { ...fields, nickName });
+      return await createUser(db, { ...fields, nickName: derivedNickCandidate(fields.email, attempt) });
     } catch (error) {
       const nickTaken = error instanceof AppError && error.field === 'nickName';
-      if (!nickTaken || attempt === 2) throw error;
+      if (!nickTaken || attempt === DERIVED_NICK_ATTEMPTS - 1) throw error;
     }
   }
+}
+
+export const DERIVED_NICK_ATTEMPTS = 3;
+
+/** The nickName to try for an email: its local part first, then with random digits. */
+export function derivedNickCandidate(email: string, attempt: number): string {
+  const base = derivedNick(email.split('@')[0]!);
+  if (attempt === 0) return base;
+  return `${base.slice(0, 25)}-${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
 }
 
 export function derivedNick(localPart: string): string {
@@ -85,20 +101,23 @@ export const LOCKED_OUT = 'Too many failed sign-in attempts; try again in 15 min
 export const UNVERIFIED =
   'Confirm your email address first: follow the link we emailed you, or ask for a new one on the sign-in page.';
 
+export const DISABLED = 'This account is disabled; ask an administrator to enable it again.';
+
 /** Why a password check failed; each caller answers in its own protocol's words. */
-export type PasswordCheck =
-  | { ok: true; userId: number }
-  | { ok: false; reason: 'invalid' | 'locked' | 'unverified' };
+export type Refusal = 'invalid' | 'locked' | 'unverified' | 'disabled';
+export type PasswordCheck = { ok: true; userId: number } | { ok: false; reason: Refusal };
 
 /** The portal's and Keyrock's words for a refused check (the token endpoint uses invalid_grant). */
-export function refusal(reason: 'invalid' | 'locked' | 'unverified'): AppError {
+export function refusal(reason: Refusal): AppError {
   if (reason === 'locked') return tooMany(LOCKED_OUT);
   if (reason === 'unverified') return new AppError('forbidden', UNVERIFIED, { code: 'email_not_verified' });
+  if (reason === 'disabled') return new AppError('forbidden', DISABLED, { code: 'account_disabled' });
   return unauthorized(INVALID_CREDENTIALS);
 }
 
 /** The description of a refused check in an OAuth error (RFC 6749 §5.2 invalid_grant). */
-export function refusalDescription(reason: 'invalid' | 'locked' | 'unverified'): string {
+export function refusalDescription(reason: Refusal): string {
+  if (reason === 'disabled') return DISABLED;
   return reason === 'locked' ? LOCKED_OUT : reason === 'unverified' ? UNVERIFIED : INVALID_CREDENTIALS;
 }
 
@@ -132,6 +151,8 @@ export async function verifyPassword(
       ? replacePasswordHash(db, email, stored, await bcrypt.hash(password, config().bcryptCost))
       : undefined,
   ]);
+  // A disabled account (an administrator's switch, copied onto the login) signs in nowhere.
+  if (login.disabled) return { ok: false, reason: 'disabled' };
   return unverified ? { ok: false, reason: 'unverified' } : { ok: true, userId: login.userId };
 }
 

@@ -1,6 +1,12 @@
 import { sha256 } from '../crypto.js';
 import { apiTokenRefused, forbidden, notFound, unauthorized } from '../errors.js';
-import { type ApiTokenRecord, apiTokenWithUser, deleteApiToken } from '../store/api-tokens.js';
+import {
+  type ApiTokenRecord,
+  apiTokenWithUser,
+  deleteApiToken,
+  getPepToken,
+  type PepTokenRecord,
+} from '../store/api-tokens.js';
 import type { Db } from '../store/db.js';
 import type { User } from '../store/users.js';
 import { nowSeconds } from '../time.js';
@@ -12,7 +18,7 @@ import { nowSeconds } from '../time.js';
  * value finds the token; it lets the token and its user be read in one round trip. Keyrock's
  * tokens are UUIDs; clients treat them as opaque strings.
  */
-export type ApiTokenMethod = 'password' | 'token';
+export type ApiTokenMethod = 'password' | 'token' | 'totp' | 'recovery';
 
 /** The authenticated caller of a /v1 route: the token's user as it is now, and the token. */
 export interface ApiCaller {
@@ -25,6 +31,8 @@ export interface TokenCredentials {
   name?: string | undefined;
   password?: string | undefined;
   token?: string | undefined;
+  /** A second-factor code (authenticator app or recovery code) for an account with two-factor on. */
+  code?: string | undefined;
 }
 
 export interface IssuedApiToken {
@@ -34,6 +42,8 @@ export interface IssuedApiToken {
 }
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
+/** Keyrock's words for a PEP proxy's wrong id or password (controllers/api/authenticate.js). */
+export const INVALID_PEP_CREDENTIALS = 'Invalid id or password';
 const VALUE = /^([0-9a-z]{1,11})\.[A-Za-z0-9_-]{43}$/;
 
 export type Found = { expired: false; caller: ApiCaller } | { expired: true };
@@ -45,15 +55,41 @@ export async function findLive(db: Db, value: string): Promise<Found | undefined
   const userId = Number.parseInt(m[1]!, 36);
   if (!Number.isSafeInteger(userId) || userId < 1) return undefined;
   const { token, user } = await apiTokenWithUser(db, sha256(value), userId);
-  if (!token || !user || token.userId !== userId) return undefined;
+  // A disabled account's tokens stop at once: the user is read with the token anyway.
+  if (!token || !user || token.userId !== userId || user.enabled === false) return undefined;
   // TTL deletes lazily (hours late, never in DynamoDB Local): the read checks expiry itself.
   if (token.expiresAt <= nowSeconds()) return { expired: true };
   return { expired: false, caller: { user, token } };
 }
 
+/**
+ * A PEP proxy's API token: `pep_<256 random bits>`, a form no user's token has, so a value is
+ * looked up as one or the other, never both.
+ */
+const PEP_VALUE = /^pep_[A-Za-z0-9_-]{43}$/;
+export const isPepTokenValue = (value: string) => PEP_VALUE.test(value);
+
+export type FoundPep = { expired: false; token: PepTokenRecord } | { expired: true };
+
+/** The PEP proxy token a value names; undefined for an unknown one. */
+export async function findLivePep(db: Db, value: string): Promise<FoundPep | undefined> {
+  if (!isPepTokenValue(value)) return undefined;
+  const token = await getPepToken(db, sha256(value));
+  if (!token) return undefined;
+  if (token.expiresAt <= nowSeconds()) return { expired: true };
+  return { expired: false, token };
+}
+
 /** The caller of a /v1 route, or 401 (Keyrock's words for an expired token). */
 export async function authenticateApiToken(db: Db, value: string | undefined): Promise<ApiCaller> {
   if (!value) throw apiTokenRefused('Expecting to find X-Auth-token/Authorization in requests');
+  if (isPepTokenValue(value)) {
+    // Keyrock's is_user: a PEP proxy's token signs it in, and is refused on the rest of /v1.
+    const pep = await findLivePep(db, value);
+    if (!pep) throw apiTokenRefused('Token not found');
+    if (pep.expired) throw apiTokenRefused('Token has expired');
+    throw forbidden('User not allow to perform the action');
+  }
   const found = await findLive(db, value);
   if (!found) throw apiTokenRefused('Token not found');
   if (found.expired) throw apiTokenRefused('Token has expired');

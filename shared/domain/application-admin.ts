@@ -7,14 +7,13 @@ import {
   applicationsByIds,
   getClient,
   type Role,
-  updateApplication,
 } from '../store/applications.js';
 import { granteesOf, rolesOf, unauthorize } from '../store/authorizations.js';
 import type { Db } from '../store/db.js';
 import { membershipsOfUser } from '../store/organizations.js';
 import { type Permission, roleCatalogue } from '../store/roles.js';
 import type { ApiCaller } from './api-tokens.js';
-import { registerCheckedApplication, removeApplication } from './applications.js';
+import { registerCheckedApplication, removeApplication, updateCheckedApplication } from './applications.js';
 import { switchPermission } from './catalogue.js';
 import { type ApplicationAccess, applicationAccess } from './permissions-policy.js';
 import { addGrantee } from './portal-views.js';
@@ -93,7 +92,7 @@ export function changeApplication(
   app: Application,
   fields: CheckedApplication,
 ): Promise<Application> {
-  return updateApplication(db, app.id, fields);
+  return updateCheckedApplication(db, app, fields);
 }
 
 export function deleteApplicationOf(db: Db, access: ApplicationAccess): Promise<void> {

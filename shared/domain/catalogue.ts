@@ -17,8 +17,9 @@ import { permissionFields, roleName } from './validate.js';
  * role–permission assignments). Input is checked here, for the portal, the CLI and /v1 alike;
  * Provider and Purchaser are built in and stay (the store refuses to delete them).
  */
-export function addRole(db: Db, appId: number, name: unknown): Promise<Role> {
-  return createRole(db, appId, roleName(name));
+/** `keyrockId`: a role moved by `idm import keyrock`, claimed so it is never created twice. */
+export function addRole(db: Db, appId: number, name: unknown, keyrockId?: string): Promise<Role> {
+  return createRole(db, appId, roleName(name), keyrockId);
 }
 
 /** Renames a role of the application's own (Keyrock's PATCH); built-in roles keep their names. */
@@ -41,9 +42,17 @@ export function addPermission(
 /** The fields of a permission, checked by the caller's rules (Keyrock's, for /v1). */
 export type PermissionFields = Omit<Permission, 'id' | 'appId'>;
 
-/** Stores a permission whose fields were checked by Keyrock's /v1 rules (shared/keyrock/). */
-export function addCheckedPermission(db: Db, appId: number, fields: PermissionFields): Promise<Permission> {
-  return createPermission(db, appId, fields);
+/**
+ * Stores a permission whose fields were checked by Keyrock's rules (shared/keyrock/): from /v1,
+ * or moved by `idm import keyrock` with its Keyrock id (claimed so it is never created twice).
+ */
+export function addCheckedPermission(
+  db: Db,
+  appId: number,
+  fields: PermissionFields,
+  keyrockId?: string,
+): Promise<Permission> {
+  return createPermission(db, appId, fields, keyrockId);
 }
 
 export function changePermission(db: Db, permission: Permission): Promise<void> {

@@ -14,11 +14,13 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-export type LinkPurpose = 'verify' | 'reset';
+/** `email`: confirms a new address from account settings before it replaces the old one. */
+export type LinkPurpose = 'verify' | 'reset' | 'email';
 
 const PAGES: Readonly<Record<LinkPurpose, string>> = {
   verify: '/verify-email',
   reset: '/reset-password',
+  email: '/confirm-email',
 };
 
 /**
@@ -70,4 +72,33 @@ export function resetMail(to: string, link: string): MailMessage {
     link,
     'Choose a new password',
   );
+}
+
+export function emailChangeMail(to: string, link: string): MailMessage {
+  return message(
+    to,
+    'Confirm your new email address',
+    [
+      'You asked to use this address for your Gatehouse account. Please confirm it.',
+      'The link works once, for 24 hours. Until then your account keeps its old address.',
+      'If you did not ask for this, ignore this message: nothing changes.',
+    ],
+    link,
+    'Use this email address',
+  );
+}
+
+/**
+ * To the current address when someone asks to move the account to another one: nothing changes
+ * until the new address confirms, and this says so, so a stolen session is noticed. No link.
+ */
+export function emailChangeNotice(to: string, newAddress: string): MailMessage {
+  const lines = [
+    `Someone signed in to your Gatehouse account asked to change its email address to ${newAddress}.`,
+    'Nothing changes until that address confirms it.',
+    'If this was not you, change your password now and sign out your other sessions in your account settings.',
+  ];
+  const text = [...lines, '', '— Gatehouse'].join('\n');
+  const html = [...lines.map((line) => `<p>${escapeHtml(line)}</p>`), '<p>— Gatehouse</p>'].join('\n');
+  return { to, subject: 'Your email address is about to change', text, html };
 }

@@ -19,6 +19,7 @@ import { roleCatalogue } from '../store/roles.js';
 import type { Session } from '../store/sessions.js';
 import type { RoleRules } from '../store/summaries.js';
 import { getLogin, requireUser, type User, userIdByNick, usersByIds } from '../store/users.js';
+import { jwtSecretForManager } from './jwt-secrets.js';
 import { logoUrl } from './logo-url.js';
 import { type OrgActor, organizationMembers } from './organizations.js';
 import { applicationAccess } from './permissions-policy.js';
@@ -43,7 +44,8 @@ export async function sessionView(db: Db, session: Session) {
   // A membership removed since the switch ends acting for that organization.
   const acting = memberships.find((m) => m.orgId === session.actingOrgId);
   return {
-    user: userView(user),
+    // `admin`: the portal shows the administrator page's link (the API checks it on every call).
+    user: { ...userView(user), admin: user.admin === true },
     csrfToken: session.csrfToken,
     acting: acting ? { kind: 'org', id: acting.orgId, name: acting.orgName } : { kind: 'user', id: user.id },
     organizations: memberships
@@ -94,6 +96,7 @@ export function applicationView(app: Application) {
     grantTypes: app.grantTypes,
     accessTokenFormat: app.accessTokenFormat ?? 'opaque',
     postLogoutRedirectUris: app.postLogoutRedirectUris ?? [],
+    tokenTypes: app.tokenTypes ?? [],
   };
 }
 
@@ -106,7 +109,12 @@ export async function applicationDetail(db: Db, userId: number, appId: number) {
   const can = { manage: access.manage, authorize: access.authorize };
   if (!access.authorize) return { application: applicationSummary(access.app), can };
   // The page shows permissions with their names and descriptions: the catalogue range, once.
-  const [catalogue, grantees] = await Promise.all([roleCatalogue(db, appId), granteesOf(db, appId)]);
+  const [catalogue, grantees, jwtSecret] = await Promise.all([
+    roleCatalogue(db, appId),
+    granteesOf(db, appId),
+    // Keyrock's `jwt` token type: its secret, for the Provider who configures the PEP proxy.
+    jwtSecretForManager(access),
+  ]);
   const idsOf = (kind: 'user' | 'org') => grantees.filter((g) => g.kind === kind).map((g) => g.id);
   const [users, orgs] = await Promise.all([
     usersByIds(db, idsOf('user')),
@@ -119,7 +127,7 @@ export async function applicationDetail(db: Db, userId: number, appId: number) {
     return org ? org.name : `${kind === 'user' ? 'User' : 'Organization'} ${id}`;
   };
   return {
-    application: applicationView(access.app),
+    application: { ...applicationView(access.app), ...(jwtSecret !== null ? { jwtSecret } : {}) },
     can,
     roles: catalogue.roles.map((r) => ({ id: r.id, name: r.name, builtIn: r.builtIn ?? null })),
     permissions: catalogue.permissions.map((p) => ({

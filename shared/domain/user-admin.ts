@@ -1,8 +1,20 @@
 import bcrypt from 'bcryptjs';
 import { forbidden, invalid, notFound } from '../errors.js';
+import { userGrantIds } from '../store/account-links.js';
 import { importedIds } from '../store/aliases.js';
 import type { Db } from '../store/db.js';
-import { deleteUser, getUser, setAdmin, type User, updateUser, usersPage } from '../store/users.js';
+import { deleteUserSessions } from '../store/sessions.js';
+import { revokeGrant } from '../store/tokens.js';
+import {
+  deleteUser,
+  forgetUser,
+  getUser,
+  setAdmin,
+  setEnabled,
+  type User,
+  updateUser,
+  usersPage,
+} from '../store/users.js';
 import { registerUser, type SignUp } from './accounts.js';
 import { type ApiCaller, requireAdmin } from './api-tokens.js';
 import * as v from './validate.js';
@@ -80,10 +92,12 @@ export interface AccountChanges {
   description?: unknown;
   website?: unknown;
   password?: unknown;
+  /** Administrators only, never on oneself (setAccountEnabled). */
+  enabled?: unknown;
 }
 
 /** The fields a change actually changed (the password counts, without its value). */
-export type ChangedField = 'displayName' | 'email' | 'description' | 'website' | 'password';
+export type ChangedField = 'displayName' | 'email' | 'description' | 'website' | 'password' | 'enabled';
 
 /**
  * PATCH /v1/users/:id: the user or an administrator changes the name, email, description,
@@ -104,6 +118,10 @@ export async function changeAccount(
   const email = input.email === undefined ? undefined : v.email(input.email);
   const profile = v.profileFields(input);
   const password = input.password === undefined ? undefined : v.password(input.password);
+  const enabled = input.enabled === undefined ? undefined : v.bool(input.enabled, 'enabled');
+  // Keyrock's PATCH carries `enabled` too; only an administrator may switch someone else's.
+  const switched = enabled !== undefined && enabled !== (current.enabled !== false);
+  if (switched) assertMaySwitch({ id: caller.user.id, admin: caller.user.admin === true }, userId, enabled);
   const changes = {
     displayName: displayName !== current.displayName ? displayName : undefined,
     email: email !== current.email ? email : undefined,
@@ -112,15 +130,101 @@ export async function changeAccount(
   };
   const changed = (Object.keys(changes) as (keyof typeof changes)[]).filter((k) => changes[k] !== undefined);
   const passwordHash = password === undefined ? undefined : await bcrypt.hash(password, bcryptCost);
-  if (changed.length === 0 && passwordHash === undefined) return { user: current, changed: [] };
-  const user = await updateUser(db, current, { ...changes, passwordHash });
-  return { user, changed: passwordHash === undefined ? changed : [...changed, 'password'] };
+  const extra: ChangedField[] = [
+    ...(passwordHash === undefined ? [] : (['password'] as const)),
+    ...(switched ? (['enabled'] as const) : []),
+  ];
+  if (changed.length === 0 && passwordHash === undefined && !switched) return { user: current, changed: [] };
+  let user =
+    changed.length > 0 || passwordHash !== undefined
+      ? await updateUser(db, current, { ...changes, passwordHash })
+      : current;
+  if (switched) user = { ...user, ...(await switchAccount(db, userId, enabled)) };
+  return { user, changed: [...changed, ...extra] };
+}
+
+/** Who acts on another account from the portal or /v1: their id and whether they administer. */
+export interface Actor {
+  id: number;
+  admin: boolean;
+}
+
+export const ADMINS_ONLY = 'Only administrators may do this.';
+
+function assertMaySwitch(actor: Actor, userId: number, enabled: boolean): void {
+  if (!actor.admin) throw forbidden(NOT_AUTHORIZED);
+  // An administrator who disabled themselves could not sign in to undo it.
+  if (actor.id === userId && !enabled) throw invalid('You cannot disable your own account.', 'enabled');
+}
+
+/** The switch itself; disabling also ends access that is not re-read on every request. */
+async function switchAccount(db: Db, userId: number, enabled: boolean): Promise<User> {
+  const user = await setEnabled(db, userId, enabled);
+  if (!enabled) await endAccess(db, userId);
+  return user;
+}
+
+/**
+ * Disables or enables an account: the one function behind the portal's administrator page and
+ * Keyrock's `PATCH /v1/users/:id {user: {enabled}}`. A disabled account cannot sign in; its
+ * access tokens and Keyrock API tokens are refused where their user is read (GET /user,
+ * /users/:id, UserInfo, introspection, /v1), and its portal sessions and refresh tokens, which
+ * are not re-read with the user on every request, are ended and revoked here.
+ */
+export async function setAccountEnabled(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  enabled: boolean,
+): Promise<User> {
+  assertMaySwitch(actor, userId, enabled);
+  return switchAccount(db, userId, enabled);
+}
+
+/**
+ * Ends what a user holds without re-reading the user on each use: every portal session but
+ * `exceptSession`, and every grant with refresh tokens (their access tokens revoked with them).
+ */
+export async function endAccess(db: Db, userId: number, exceptSession?: string) {
+  const [sessionsEnded, grants] = await Promise.all([
+    deleteUserSessions(db, userId, exceptSession),
+    userGrantIds(db, userId),
+  ]);
+  await Promise.all(grants.map((g) => revokeGrant(db, g)));
+  return { sessionsEnded, grantsRevoked: grants.length };
+}
+
+/**
+ * Deletes an account and everything of it: the user's partition (profile, memberships,
+ * authorizations, role assignments, consents), login, nickName, directory entries, then its
+ * sessions, refresh grants (revoked) and second factors. The last owner of an organization is
+ * refused (409) before anything goes, naming every such organization.
+ */
+export async function closeAccount(db: Db, userId: number): Promise<void> {
+  await deleteUser(db, userId);
+  await endAccess(db, userId);
+  await forgetUser(db, userId);
+}
+
+/**
+ * Makes a user an administrator or an ordinary user again, from the portal: administrators only,
+ * never on oneself; the store refuses to take the flag from the last administrator (409).
+ */
+export async function changeAdministrator(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  admin: boolean,
+): Promise<User> {
+  if (!actor.admin) throw forbidden(ADMINS_ONLY);
+  if (actor.id === userId) throw invalid('You cannot change your own administrator flag.', 'admin');
+  return setAdministrator(db, userId, admin);
 }
 
 /** DELETE /v1/users/:id: the user or an administrator; everything of the user goes at once. */
 export async function removeAccount(db: Db, caller: ApiCaller, userId: number): Promise<void> {
   await managed(db, caller, userId);
-  await deleteUser(db, userId);
+  await closeAccount(db, userId);
 }
 
 /** `idm user set-admin`: makes a user an administrator, or (`false`) an ordinary user again. */

@@ -6,6 +6,8 @@ import {
   type GrantType,
   HTTP_VERBS,
   type HttpVerb,
+  KEYROCK_TOKEN_TYPES,
+  type KeyrockTokenType,
   MEMBER_ROLES,
   type MemberRole,
 } from '../model.js';
@@ -29,6 +31,9 @@ export const LIMITS = {
   /** Users per page of the administrators' list (GET /v1/users), and its default. */
   usersPage: 1000,
   usersPageDefault: 100,
+  /** Users per page of the portal's administrator page (GET /api/admin/users), and its default. */
+  directoryPage: 100,
+  directoryPageDefault: 20,
   /** Post-logout redirect URIs one application may register (RP-Initiated Logout 1.0 §3). */
   postLogoutRedirectUris: 10,
 } as const;
@@ -177,6 +182,7 @@ export interface ApplicationInput {
   grantTypes?: unknown;
   accessTokenFormat?: unknown;
   postLogoutRedirectUris?: unknown;
+  tokenTypes?: unknown;
 }
 
 export function applicationFields(input: ApplicationInput) {
@@ -189,7 +195,21 @@ export function applicationFields(input: ApplicationInput) {
     grantTypes: grantTypes(input.grantTypes),
     accessTokenFormat: accessTokenFormat(input.accessTokenFormat),
     postLogoutRedirectUris: postLogoutRedirectUris(input.postLogoutRedirectUris),
+    tokenTypes: keyrockTokenTypes(input.tokenTypes),
   };
+}
+
+/**
+ * Keyrock's token types beyond `bearer` (always allowed): a list of `jwt` and `permanent`;
+ * `bearer` itself may be listed and is dropped. Absent: none.
+ */
+export function keyrockTokenTypes(value: unknown, field = 'tokenTypes'): KeyrockTokenType[] {
+  if (value === undefined || value === null) return [];
+  const allowed: readonly unknown[] = [...KEYROCK_TOKEN_TYPES, 'bearer'];
+  if (!Array.isArray(value) || value.length > 3 || !value.every((t) => allowed.includes(t))) {
+    throw invalid(`${field} must be a list of ${KEYROCK_TOKEN_TYPES.join(' and ')}.`, field);
+  }
+  return KEYROCK_TOKEN_TYPES.filter((t) => value.includes(t));
 }
 
 /**
@@ -213,6 +233,13 @@ export function accessTokenFormat(value: unknown, field = 'accessTokenFormat'): 
     throw invalid(`${field} must be ${ACCESS_TOKEN_FORMATS.join(' or ')}.`, field);
   }
   return value as AccessTokenFormat;
+}
+
+/** A Keyrock id (its UUIDs, or the ids of its test data such as `aaaaaaaa-good-0000-0000-000000000000`). */
+export function keyrockId(value: string, field = 'keyrockId'): string {
+  if (!/^[0-9A-Za-z_-]{1,64}$/.test(value))
+    throw invalid(`${field} must be 1–64 letters, digits, - or _.`, field);
+  return value;
 }
 
 /** A person's display name (Keyrock's `username`: free text, not unique). */
@@ -242,4 +269,15 @@ export function pageLimit(value: string | undefined, field = 'limit'): number {
   const n = positiveInt(value, field);
   if (n > LIMITS.usersPage) throw invalid(`${field} must be at most ${LIMITS.usersPage}.`, field);
   return n;
+}
+
+export function bool(value: unknown, field: string): boolean {
+  if (typeof value !== 'boolean') throw invalid(`${field} must be true or false.`, field);
+  return value;
+}
+
+/** A search prefix: trimmed, at most 100 characters, no control characters; empty means all. */
+export function searchPrefix(value: unknown, field = 'q'): string {
+  if (value === undefined || value === '') return '';
+  return text(value, field, { min: 0, max: 100 });
 }

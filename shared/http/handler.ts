@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { PREFLIGHT_FN, type RouteFn, type RouteOf, routesOf } from '../routes.js';
+import { canonicalPath, PREFLIGHT_FN, type RouteFn, type RouteOf, routesOf } from '../routes.js';
 import { db } from '../store/db.js';
 import { type Context, invocation, startInvocation } from './context.js';
 import { authenticate, type TokenReader } from './middleware/auth.js';
@@ -38,10 +38,15 @@ export function endpoint<F extends RouteFn>(
   const served = routesOf(fn);
   const route = served[0];
   // A function serves one path: one route, or the verbs Keyrock accepts as twins for one action
-  // (PUT and its older POST), which must then agree on everything the middlewares read.
+  // (PUT and its older POST), which must then agree on everything the middlewares read. A /v3
+  // alias of a /v1 path (shared/routes.ts) counts as that path.
   const twins = served.every(
     (r) =>
-      r.path === route?.path && r.auth === route.auth && r.cors === route.cors && r.errors === route.errors,
+      route !== undefined &&
+      canonicalPath(r.path) === canonicalPath(route.path) &&
+      r.auth === route.auth &&
+      r.cors === route.cors &&
+      r.errors === route.errors,
   );
   if (!route || (fn !== PREFLIGHT_FN && !twins)) {
     throw new Error(`shared/routes.ts must list function ${fn} for one path, with one set of settings.`);

@@ -1,6 +1,6 @@
 import * as v from '../domain/validate.js';
 import { invalid, notFound } from '../errors.js';
-import type { GrantType } from '../model.js';
+import type { GrantType, KeyrockTokenType } from '../model.js';
 import type { Application, Role } from '../store/applications.js';
 import type { Permission } from '../store/roles.js';
 import { checkRegex } from './regex.js';
@@ -34,12 +34,12 @@ function responseTypes(grants: GrantType[]): string[] {
 }
 
 /**
- * An application as Keyrock shows it. The secret is stored only as its digest, so it appears at
- * creation only; `jwt_secret` is null because JWT access tokens are signed with the OIDC keys
- * (RFC 9068, verified through the JWKS), not with a per-application HMAC secret; `token_types`
- * shows `jwt` when the application's access tokens are JWTs (Gatehouse has no permanent tokens).
+ * An application as Keyrock shows it. The client secret is stored only as its digest, so it
+ * appears at creation only. `token_types` lists Keyrock's types with `bearer` always last, as
+ * Keyrock's model reads them back; `jwt_secret` (the HS256 key of `jwt` tokens) is shown where
+ * the caller passes it, to the application's managers (shared/domain/jwt-secrets.ts), else null.
  */
-export function applicationBody(app: Application) {
+export function applicationBody(app: Application, jwtSecret: string | null = null) {
   return {
     id: app.clientId,
     name: app.name,
@@ -50,19 +50,22 @@ export function applicationBody(app: Application) {
     redirect_sign_out_uri: app.postLogoutRedirectUris?.[0] ?? null,
     grant_type: [...app.grantTypes],
     response_type: responseTypes(app.grantTypes),
-    token_types: app.accessTokenFormat === 'jwt' ? ['jwt'] : [],
-    jwt_secret: null,
+    token_types: [...(app.tokenTypes ?? []), 'bearer'],
+    jwt_secret: jwtSecret,
     client_type: null,
     scope: null,
   };
 }
 
-/** GET /v1/applications/:id and each entry of GET /v1/applications. */
-export const applicationInfo = (app: Application) => ({ ...applicationBody(app), urls: urls(app.clientId) });
+/** Each entry of GET /v1/applications, and GET /v1/applications/:id (with the jwt secret for a manager). */
+export const applicationInfo = (app: Application, jwtSecret: string | null = null) => ({
+  ...applicationBody(app, jwtSecret),
+  urls: urls(app.clientId),
+});
 
-/** POST /v1/applications: what was stored, with the client secret this once. */
-export const createdApplicationBody = (app: Application, secret: string) => ({
-  application: { ...applicationBody(app), secret },
+/** POST /v1/applications: what was stored, with the client secret this once (and the jwt secret). */
+export const createdApplicationBody = (app: Application, secret: string, jwtSecret: string | null) => ({
+  application: { ...applicationBody(app, jwtSecret), secret },
 });
 
 /** Keyrock's `values_updated`: the fields whose value changed, or its 200 "no change" message. */
@@ -107,11 +110,12 @@ function grantTypes(value: unknown): GrantType[] {
   return out;
 }
 
-function tokenFormat(value: unknown): 'jwt' | 'opaque' {
+/** Keyrock accepts a list of `jwt` and `permanent` (not `bearer`, which is always allowed). */
+function tokenTypes(value: unknown): KeyrockTokenType[] {
   if (!Array.isArray(value) || !value.every((t) => t === 'jwt' || t === 'permanent')) {
     throw invalid('Invalid token type in body request', 'token_types');
   }
-  return value.includes('jwt') ? 'jwt' : 'opaque';
+  return v.keyrockTokenTypes(value, 'token_types');
 }
 
 /**
@@ -131,7 +135,14 @@ type ApplicationFields = ReturnType<typeof v.applicationFields>;
 
 /** The fields of a new application: `name` and `redirect_uri` required, as in Keyrock. */
 export function newApplicationBody(contentType: string | undefined, text: string): ApplicationFields {
-  const app = member(jsonObject(contentType, text), 'application');
+  return keyrockApplicationFields(member(jsonObject(contentType, text), 'application'));
+}
+
+/**
+ * An application's fields by Keyrock's rules, from a /v1 body or from a row of Keyrock's
+ * `oauth_client` table (`idm import keyrock`), so both accept the same applications.
+ */
+export function keyrockApplicationFields(app: Record<string, unknown>): ApplicationFields {
   if (!given(app.name)) throw invalid('Missing parameter name in body request or empty name', 'name');
   if (!given(app.redirect_uri))
     throw invalid('Missing parameter redirect_uri in body request', 'redirect_uri');
@@ -141,8 +152,10 @@ export function newApplicationBody(contentType: string | undefined, text: string
     url: given(app.url) ? v.httpUrl(app.url, 'url') : '',
     callbackUrl: redirectUri(app.redirect_uri),
     grantTypes: given(app.grant_type) ? grantTypes(app.grant_type) : v.grantTypes(undefined),
-    accessTokenFormat: given(app.token_types) ? tokenFormat(app.token_types) : 'opaque',
+    // RFC 9068 JWT access tokens are the portal's choice; Keyrock's `jwt` is a token type.
+    accessTokenFormat: 'opaque',
     postLogoutRedirectUris: v.postLogoutRedirectUris(app.redirect_sign_out_uri, 'redirect_sign_out_uri'),
+    tokenTypes: given(app.token_types) ? tokenTypes(app.token_types) : [],
   };
 }
 
@@ -167,12 +180,11 @@ export function applicationChangesBody(
     url: given(app.url) ? v.httpUrl(app.url, 'url') : current.url,
     callbackUrl: given(app.redirect_uri) ? redirectUri(app.redirect_uri) : current.callbackUrl,
     grantTypes: given(app.grant_type) ? grantTypes(app.grant_type) : current.grantTypes,
-    accessTokenFormat: given(app.token_types)
-      ? tokenFormat(app.token_types)
-      : (current.accessTokenFormat ?? 'opaque'),
+    accessTokenFormat: current.accessTokenFormat ?? 'opaque',
     postLogoutRedirectUris: given(app.redirect_sign_out_uri)
       ? v.postLogoutRedirectUris(app.redirect_sign_out_uri, 'redirect_sign_out_uri')
       : (current.postLogoutRedirectUris ?? []),
+    tokenTypes: given(app.token_types) ? tokenTypes(app.token_types) : (current.tokenTypes ?? []),
   };
 }
 
@@ -322,7 +334,14 @@ function refuseAdvanced(p: Record<string, unknown>): void {
 
 /** POST /v1/applications/:id/permissions `{permission: {name, action, resource, …}}`. */
 export function newPermissionBody(contentType: string | undefined, text: string): PermissionFields {
-  const p = member(jsonObject(contentType, text), 'permission');
+  return keyrockPermissionFields(member(jsonObject(contentType, text), 'permission'));
+}
+
+/**
+ * A permission's fields by Keyrock's rules, from a /v1 body or from a row of Keyrock's
+ * `permission` table (`idm import keyrock`): a payload or XACML rule is refused in both.
+ */
+export function keyrockPermissionFields(p: Record<string, unknown>): PermissionFields {
   if (!given(p.name)) throw invalid('Missing parameter name in body request or empty name', 'name');
   refuseAdvanced(p);
   if (!given(p.action) || !given(p.resource)) throw invalid('Set action and resource');

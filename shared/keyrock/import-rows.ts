@@ -32,16 +32,33 @@ export const selectAll = (table: Table) =>
 
 type Row = Record<string, unknown>;
 
-const str = (value: unknown): string | null =>
+/** A column as text: mysql2 gives BLOB and BINARY columns as Buffers, NULL as null. */
+export const str = (value: unknown): string | null =>
   value === null || value === undefined
     ? null
     : value instanceof Buffer
       ? value.toString('utf8')
       : String(value);
 
-const bool = (value: unknown) => value === 1 || value === true || value === '1';
+/** A TINYINT(1) flag as mysql2 returns it. */
+export const bool = (value: unknown) => value === 1 || value === true || value === '1';
 
 export type Mapped<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export const NO_PASSWORD = 'no password Gatehouse can check (neither HMAC-SHA1 nor bcrypt)';
+
+/**
+ * The password of a `user`, `pep_proxy` or `iot` row in Gatehouse's stored form: Keyrock's hex
+ * HMAC-SHA1 with its salt (models/user.js, pep_proxy.js, iot.js), or a bcrypt hash as it is.
+ */
+export function storedHash(row: Row): string | undefined {
+  const password = str(row.password) ?? '';
+  if (password.startsWith('$2')) return password;
+  if (/^[0-9a-fA-F]{40}$/.test(password) && !(str(row.salt) ?? '').includes('$')) {
+    return keyrockHash(str(row.salt) ?? '', password);
+  }
+  return undefined;
+}
 
 /**
  * A `user` row. Keyrock's password is the hex HMAC-SHA1 of the password under `salt` (or the
@@ -52,12 +69,8 @@ export function userFromRow(row: Row): Mapped<MovedUser> {
   const id = str(row.id);
   if (!id) return { ok: false, reason: 'no id' };
   if (!bool(row.enabled)) return { ok: false, reason: 'not enabled in Keyrock' };
-  const password = str(row.password) ?? '';
-  let passwordHash: string;
-  if (password.startsWith('$2')) passwordHash = password;
-  else if (/^[0-9a-fA-F]{40}$/.test(password) && !(str(row.salt) ?? '').includes('$')) {
-    passwordHash = keyrockHash(str(row.salt) ?? '', password);
-  } else return { ok: false, reason: 'no password Gatehouse can check (neither HMAC-SHA1 nor bcrypt)' };
+  const passwordHash = storedHash(row);
+  if (!passwordHash) return { ok: false, reason: NO_PASSWORD };
   const date = row.date_password instanceof Date ? row.date_password : null;
   return {
     ok: true,

@@ -39,7 +39,7 @@ const asString = (value: unknown) => (typeof value === 'string' && value !== '' 
 export function tokenRequest(
   contentType: string | undefined,
   text: string,
-): { name?: string; password?: string; token?: string } {
+): { name?: string; password?: string; token?: string; code?: string } {
   const type = mediaType(contentType);
   let body: Record<string, unknown>;
   if (type === 'application/json') body = parseObject(text);
@@ -55,7 +55,13 @@ export function tokenRequest(
   if (!(name && password) && !token) {
     throw invalid('Expecting to find name and password or token in body request');
   }
-  return { ...(name && password ? { name, password } : {}), ...(token ? { token } : {}) };
+  // `code`: Gatehouse's addition for accounts with two-factor sign-in (docs/api.md).
+  const code = asString(body.code);
+  return {
+    ...(name && password ? { name, password } : {}),
+    ...(token ? { token } : {}),
+    ...(name && password && code ? { code } : {}),
+  };
 }
 
 /** Keyrock's user fields as the domain names them (`username` is the display name). */
@@ -65,6 +71,8 @@ export interface UserFields {
   password?: unknown;
   description?: unknown;
   website?: unknown;
+  /** PATCH only: an administrator disables or enables someone else's account. */
+  enabled?: unknown;
 }
 
 function userObject(body: Record<string, unknown>): Record<string, unknown> {
@@ -106,5 +114,5 @@ export function userChangesBody(contentType: string | undefined, text: string): 
   for (const field of ['username', 'email', 'password']) {
     if (user[field] === '' || user[field] === null) throw invalid(`Cannot set empty ${field}`, field);
   }
-  return fields(user);
+  return { ...fields(user), ...(user.enabled !== undefined ? { enabled: user.enabled } : {}) };
 }

@@ -19,8 +19,8 @@ export function userBody(user: User) {
     id: keyrockId(user),
     username: user.displayName,
     email: user.email,
-    // Gatehouse has no disabled accounts: every user that exists may sign in.
-    enabled: true,
+    // False once an administrator disabled the account (portal or PATCH {user: {enabled}}).
+    enabled: user.enabled !== false,
     admin: user.admin === true,
     image: 'default',
     gravatar: false,
@@ -53,7 +53,7 @@ export function createdUserBody(user: User) {
 }
 
 const KEYROCK_FIELD: Record<
-  Exclude<ChangedField, 'password'>,
+  Exclude<ChangedField, 'password' | 'enabled'>,
   'username' | 'email' | 'description' | 'website'
 > = {
   displayName: 'username',
@@ -70,9 +70,13 @@ export function updatedUserBody(user: User, changed: ChangedField[]) {
   if (changed.length === 0) {
     return { message: "Request don't change the user parameters", code: 200, title: 'OK' };
   }
-  const values: Record<string, string | null> = {};
+  const values: Record<string, string | boolean | null> = {};
   for (const field of changed) {
     if (field === 'password') continue;
+    if (field === 'enabled') {
+      values.enabled = user.enabled !== false;
+      continue;
+    }
     values[KEYROCK_FIELD[field]] =
       field === 'email' || field === 'displayName' ? user[field] : orNull(user[field]);
   }
@@ -102,7 +106,7 @@ export function tokenInfoBody(value: string, subject: ApiCaller) {
       username: user.displayName,
       email: user.email,
       date_password: user.datePassword ?? user.createdAt,
-      enabled: true,
+      enabled: user.enabled !== false,
       admin: user.admin === true,
     },
   };

@@ -117,7 +117,7 @@ async function issue(
       ? {
           access_token: minted.accessToken,
           token_type: 'bearer',
-          expires_in: String(minted.expiresIn),
+          expires_in: minted.expiresIn === undefined ? undefined : String(minted.expiresIn),
           scope: minted.scope,
         }
       : {}),

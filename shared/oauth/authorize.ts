@@ -5,6 +5,7 @@ import { type Client, getClient } from '../store/applications.js';
 import type { Db } from '../store/db.js';
 import { isValidPkceValue } from './pkce.js';
 import { parseScope } from './scope.js';
+import { tokenTypeOf } from './tokens.js';
 
 export interface AuthorizeRequest extends RedirectTarget {
   client: Client;
@@ -96,6 +97,8 @@ export async function validateAuthorizeRequest(db: Db, search: URLSearchParams):
   let scope: string | undefined;
   try {
     scope = parseScope(params.get('scope'));
+    // Keyrock's token types (jwt, permanent) are checked here too, before anyone signs in.
+    tokenTypeOf(client, scope);
   } catch (error) {
     throw fail('invalid_scope', (error as Error).message);
   }

@@ -48,6 +48,8 @@ export async function introspect(
   if (token.userId !== undefined) {
     const user = token.userId === hintedUser ? read.user : await getUser(db, token.userId);
     if (!user) return INACTIVE; // the user was deleted: the token no longer stands for anyone
+    // A disabled account's tokens are not active while it stays disabled (as in Keycloak).
+    if (user.enabled === false) return INACTIVE;
     username = user.email;
   }
   return {
@@ -57,7 +59,8 @@ export async function introspect(
     ...(username !== undefined ? { username } : {}),
     // RFC 6749 §7.1 token types name access tokens; a refresh token has none.
     ...(token.kind === 'access' ? { token_type: 'Bearer' } : {}),
-    exp: token.expiresAt,
+    // RFC 7662 §2.2: exp is optional; a permanent token (Keyrock's type) has none.
+    ...(Number.isFinite(token.expiresAt) ? { exp: token.expiresAt } : {}),
     ...(token.issuedAt !== undefined ? { iat: token.issuedAt } : {}),
     // A client's own token (client credentials) has the client as its subject (RFC 9068 §2.2).
     sub: token.userId !== undefined ? subjectOf(token.userId) : token.clientId,

@@ -1,4 +1,4 @@
-import { type Application, toApplication } from './applications.js';
+import { type Application, type Client, toApplication, toClient } from './applications.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import { batchGet, findItem, type Item, queryPartition, queryPartitionFrom } from './ops.js';
@@ -35,10 +35,19 @@ export interface UserInApplication {
  * An application whose summaries predate them (until `npx idm migrate`) is read the old way in
  * round 2: the catalogue range and one Query per membership.
  */
-async function read(db: Db, userId: number, appId: number, extra: ReturnType<typeof keys.token>[]) {
+async function read(
+  db: Db,
+  userId: number,
+  appId: number,
+  extra: ReturnType<typeof keys.token>[],
+  expectedOrgIds: number[] = [],
+) {
+  // Organizations the caller expects the user to belong to (a Keyrock jwt token names those that
+  // held roles when it was issued): their role items ride in the first round's batch.
+  const expected = expectedOrgIds.map((orgId) => keys.orgRoles(appId, orgId));
   const [userItems, batch] = await Promise.all([
     queryPartition(db, keys.userPartition(userId)),
-    batchGet(db, [keys.catalogue(appId), ...extra], true),
+    batchGet(db, [keys.catalogue(appId), ...extra, ...expected], true),
   ]);
   const profile = userItems.find((i) => i.SK === keys.user(userId).SK);
   const direct = `${keys.userAuthorizationPrefix}${appId}#`;
@@ -50,7 +59,7 @@ async function read(db: Db, userId: number, appId: number, extra: ReturnType<typ
     : [];
   const summary = rulesFromSummary(findItem(batch, keys.catalogue(appId)), appId);
   const [rules, orgRoles] = summary
-    ? [summary, await summarisedOrgRoles(db, appId, memberships)]
+    ? [summary, await summarisedOrgRoles(db, appId, memberships, batch, new Set(expectedOrgIds))]
     : await Promise.all([legacyRules(db, appId), legacyOrgRoles(db, appId, memberships)]);
   const found: UserInApplication = {
     user: profile ? toUser(profile) : undefined,
@@ -62,13 +71,26 @@ async function read(db: Db, userId: number, appId: number, extra: ReturnType<typ
   return { found, batch };
 }
 
-async function summarisedOrgRoles(db: Db, appId: number, memberships: Membership[]): Promise<number[][]> {
-  if (memberships.length === 0) return [];
-  const items = await batchGet(
-    db,
-    memberships.map((m) => keys.orgRoles(appId, m.orgId)),
-    true,
-  );
+/** Role ids per membership; those already read in the first round (`readAlready`) are not read again. */
+async function summarisedOrgRoles(
+  db: Db,
+  appId: number,
+  memberships: Membership[],
+  first: Item[] = [],
+  readAlready: Set<number> = new Set(),
+): Promise<number[][]> {
+  const missing = memberships.filter((m) => !readAlready.has(m.orgId));
+  const items =
+    missing.length === 0
+      ? first
+      : [
+          ...first,
+          ...(await batchGet(
+            db,
+            missing.map((m) => keys.orgRoles(appId, m.orgId)),
+            true,
+          )),
+        ];
   return memberships.map((m) => roleIdsFrom(findItem(items, keys.orgRoles(appId, m.orgId))));
 }
 
@@ -119,8 +141,48 @@ export async function tokenWithUserInApplication(
   digest: string,
   userId: number,
   appId: number,
-): Promise<{ token: TokenRecord | undefined; found: UserInApplication }> {
-  const { found, batch } = await read(db, userId, appId, [keys.token(digest)]);
+  holderId?: number,
+  clientId?: string,
+): Promise<{
+  token: TokenRecord | undefined;
+  found: UserInApplication;
+  holder: User | undefined;
+  client: Client | undefined;
+}> {
+  // Asking about someone else (GET /users/:id): the token's own user comes in the same batch, so
+  // a disabled or deleted holder is seen without another round trip.
+  const other = holderId !== undefined && holderId !== userId;
+  const { found, batch } = await read(db, userId, appId, [
+    keys.token(digest),
+    ...(other ? [keys.user(holderId)] : []),
+    // GET /user's `app_id`, with the applications it trusts (store/trusted.ts).
+    ...(clientId !== undefined ? [keys.client(clientId)] : []),
+  ]);
+  const clientItem = clientId !== undefined ? findItem(batch, keys.client(clientId)) : undefined;
   const token = findItem(batch, keys.token(digest));
-  return { token: token ? toToken(token) : undefined, found };
+  const holderItem = other ? findItem(batch, keys.user(holderId)) : undefined;
+  return {
+    token: token ? toToken(token) : undefined,
+    found,
+    holder: other ? (holderItem ? toUser(holderItem) : undefined) : found.user,
+    client: clientItem ? toClient(clientItem) : undefined,
+  };
+}
+
+/**
+ * A user in an application read together with a client item (GET /user with a Keyrock `jwt`
+ * token: the token is verified with the client's secret, so nothing else is read for it), and the
+ * role items of the organizations the token names: one round trip while the user's memberships are
+ * those (a membership added since costs the second round's read of its roles).
+ */
+export async function userInApplicationWithClient(
+  db: Db,
+  userId: number,
+  appId: number,
+  clientId: string,
+  expectedOrgIds: number[],
+): Promise<{ found: UserInApplication; client: Client | undefined }> {
+  const { found, batch } = await read(db, userId, appId, [keys.client(clientId)], expectedOrgIds);
+  const clientItem = findItem(batch, keys.client(clientId));
+  return { found, client: clientItem ? toClient(clientItem) : undefined };
 }

@@ -10,7 +10,7 @@ import { getItem, isConditionalFailure, queryPartition } from './ops.js';
  * was sent to. A link is single-use: taking it marks it used in one conditional update, so of two
  * concurrent clicks exactly one wins. TTL deletes it lazily; `takeLink` checks the expiry itself.
  */
-export type LinkPurpose = 'verify' | 'reset';
+export type LinkPurpose = 'verify' | 'reset' | 'email';
 
 export interface AccountLink {
   digest: string;

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { findItem } from './ops.js';
+import { findItem, getItem } from './ops.js';
 import { getConsistent } from './tokens.js';
 import { toUser, type User } from './users.js';
 
@@ -51,6 +51,41 @@ export async function apiTokenWithUser(
         }
       : undefined,
     user: user ? toUser(user) : undefined,
+  };
+}
+
+/**
+ * A PEP proxy's API token (POST /v1/auth/tokens or /v3/auth/tokens with the proxy's id and
+ * password): the same item as a user's, naming the proxy instead of a user, so it can never pass
+ * for a user's token (apiTokenWithUser compares the user id).
+ */
+export interface PepTokenRecord {
+  digest: string;
+  pepProxyId: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+  methods: string[];
+}
+
+export async function putPepToken(db: Db, token: PepTokenRecord): Promise<void> {
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.table,
+      Item: { ...keys.apiToken(token.digest), type: 'api-token', ...token },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+}
+
+/** A PEP proxy's token by digest (strongly consistent); undefined for a user's or none. */
+export async function getPepToken(db: Db, digest: string): Promise<PepTokenRecord | undefined> {
+  const item = await getItem(db, keys.apiToken(digest), true);
+  if (!item || typeof item.pepProxyId !== 'string') return undefined;
+  return {
+    digest: item.digest as string,
+    pepProxyId: item.pepProxyId,
+    expiresAt: Number(item.expiresAt),
+    methods: (item.methods as string[] | undefined) ?? [],
   };
 }
 

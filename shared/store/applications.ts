@@ -1,6 +1,6 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { notFound } from '../errors.js';
-import type { AccessTokenFormat, BuiltInRole, GrantType } from '../model.js';
+import { conflict, notFound } from '../errors.js';
+import type { AccessTokenFormat, BuiltInRole, GrantType, KeyrockTokenType } from '../model.js';
 import { isoNow } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
@@ -32,6 +32,10 @@ export interface Application {
    * exactly; Keyrock's `redirect_sign_out_uri` is this list with one entry. Absent on older items.
    */
   postLogoutRedirectUris?: string[] | undefined;
+  /** Keyrock's token types allowed besides `bearer` (none when absent). */
+  tokenTypes?: KeyrockTokenType[] | undefined;
+  /** The `jwt` type's HMAC secret, sealed (shared/domain/jwt-secrets.ts); present with `jwt`. */
+  jwtSecret?: string | undefined;
   /** S3 key of the logo, when one was saved. */
   logoKey?: string | undefined;
   ownerActorId: number;
@@ -50,6 +54,12 @@ export interface Client {
   accessTokenFormat?: AccessTokenFormat | undefined;
   /** RP-Initiated Logout 1.0 §3: the registered post-logout redirect URIs (none when absent). */
   postLogoutRedirectUris?: string[] | undefined;
+  /** Client ids whose tokens GET /user?app_id=<this client> accepts (Keyrock's trusted applications). */
+  trusted?: string[] | undefined;
+  /** Keyrock's token types allowed besides `bearer` (the token endpoint checks `scope` against them). */
+  tokenTypes?: KeyrockTokenType[] | undefined;
+  /** The sealed HS256 secret of `jwt` tokens: the token endpoint signs, GET /user verifies with it. */
+  jwtSecret?: string | undefined;
 }
 
 export type { Role } from './summaries.js';
@@ -69,6 +79,8 @@ export function toApplication(item: Item): Application {
     grantTypes: item.grantTypes as GrantType[],
     accessTokenFormat: item.accessTokenFormat as AccessTokenFormat | undefined,
     postLogoutRedirectUris: item.postLogoutRedirectUris as string[] | undefined,
+    tokenTypes: item.tokenTypes as KeyrockTokenType[] | undefined,
+    jwtSecret: item.jwtSecret as string | undefined,
     logoKey: item.logoKey as string | undefined,
     ownerActorId: item.ownerActorId as number,
     createdAt: item.createdAt as string,
@@ -85,6 +97,9 @@ export function toClient(item: Item): Client {
     grantTypes: item.grantTypes as GrantType[],
     accessTokenFormat: item.accessTokenFormat as AccessTokenFormat | undefined,
     postLogoutRedirectUris: item.postLogoutRedirectUris as string[] | undefined,
+    trusted: item.trusted as string[] | undefined,
+    tokenTypes: item.tokenTypes as KeyrockTokenType[] | undefined,
+    jwtSecret: item.jwtSecret as string | undefined,
   };
 }
 
@@ -105,6 +120,9 @@ export interface NewApplication {
   grantTypes: GrantType[];
   accessTokenFormat?: AccessTokenFormat | undefined;
   postLogoutRedirectUris?: string[] | undefined;
+  tokenTypes?: KeyrockTokenType[] | undefined;
+  /** Sealed (shared/domain/jwt-secrets.ts), with `jwt` in tokenTypes. */
+  jwtSecret?: string | undefined;
   clientId: string;
   secretHash: string;
   owner: Owner;
@@ -129,6 +147,8 @@ export async function createApplication(
     grantTypes: input.grantTypes,
     accessTokenFormat: input.accessTokenFormat,
     postLogoutRedirectUris: input.postLogoutRedirectUris,
+    tokenTypes: input.tokenTypes ?? [],
+    jwtSecret: input.jwtSecret,
     ownerActorId: input.owner.actorId,
     createdAt: isoNow(),
   };
@@ -177,6 +197,10 @@ export async function createApplication(
           : `Organization ${owner.orgId} does not exist.`,
       );
     }
+    // Only a client id given from outside (an application moved from Keyrock) can be taken.
+    if (error instanceof TransactionFailed && error.failedAt(2)) {
+      throw conflict('An application already has this client id.', 'clientId');
+    }
     throw error;
   }
   return { app, roles: [provider, purchaser] };
@@ -192,6 +216,8 @@ function clientOf(app: Application, secretHash: string): Client {
     grantTypes: app.grantTypes,
     accessTokenFormat: app.accessTokenFormat,
     postLogoutRedirectUris: app.postLogoutRedirectUris,
+    tokenTypes: app.tokenTypes,
+    jwtSecret: app.jwtSecret,
   };
 }
 
@@ -264,6 +290,9 @@ export interface ApplicationChanges {
   grantTypes?: GrantType[];
   accessTokenFormat?: AccessTokenFormat;
   postLogoutRedirectUris?: string[];
+  tokenTypes?: KeyrockTokenType[];
+  /** Sealed; `null` removes it (the application no longer has the `jwt` type). */
+  jwtSecret?: string | null;
 }
 
 /** Updates the application and its client item together, so OAuth never sees a stale callback. */
@@ -277,11 +306,19 @@ export async function updateApplication(
     ...app,
     ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
   };
+  if (changes.jwtSecret === null) next.jwtSecret = undefined;
+  // The sealed jwt secret is set or removed on both items with the rest.
   const set = (fields: Record<string, unknown>) => {
-    const entries = Object.entries(fields);
+    const secret = next.jwtSecret;
+    const entries = Object.entries({ ...fields, ...(secret !== undefined ? { jwtSecret: secret } : {}) });
     return {
-      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
+      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}${
+        secret === undefined ? ' REMOVE #secret' : ''
+      }`,
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
+        ...(secret === undefined ? { '#secret': 'jwtSecret' } : {}),
+      },
       ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
     };
   };
@@ -299,6 +336,7 @@ export async function updateApplication(
           grantTypes: next.grantTypes,
           accessTokenFormat: next.accessTokenFormat ?? 'opaque',
           postLogoutRedirectUris: next.postLogoutRedirectUris ?? [],
+          tokenTypes: next.tokenTypes ?? [],
         }),
       },
     },
@@ -313,6 +351,7 @@ export async function updateApplication(
           grantTypes: next.grantTypes,
           accessTokenFormat: next.accessTokenFormat ?? 'opaque',
           postLogoutRedirectUris: next.postLogoutRedirectUris ?? [],
+          tokenTypes: next.tokenTypes ?? [],
         }),
       },
     },
@@ -331,6 +370,32 @@ export async function setClientSecretHash(db: Db, appId: number, secretHash: str
       ExpressionAttributeValues: { ':h': secretHash },
     }),
   );
+}
+
+/**
+ * Replaces the sealed jwt secret of an application on both items (`idm import keyrock` keeps the
+ * secret Keyrock issued, which the PEP proxies hold as PEP_TOKEN_SECRET).
+ */
+export async function setSealedJwtSecret(
+  db: Db,
+  app: { id: number; clientId: string },
+  sealed: string,
+): Promise<void> {
+  const update = (Key: Record<string, string>) => ({
+    Update: {
+      TableName: db.table,
+      Key,
+      ConditionExpression: 'attribute_exists(PK)',
+      UpdateExpression: 'SET jwtSecret = :s',
+      ExpressionAttributeValues: { ':s': sealed },
+    },
+  });
+  try {
+    await transact(db, [update(keys.application(app.id)), update(keys.client(app.clientId))]);
+  } catch (error) {
+    if (error instanceof TransactionFailed) throw notFound(`Application ${app.id} does not exist.`);
+    throw error;
+  }
 }
 
 export async function setLogoKey(db: Db, appId: number, logoKey: string): Promise<void> {
@@ -366,6 +431,9 @@ export async function deleteApplication(db: Db, appId: number): Promise<void> {
     queryGsi1(db, keys.appUsersPartition(appId)),
   ]);
   const rest = [...partition, ...userAuthorizations].map((i) => ({ PK: i.PK as string, SK: i.SK as string }));
+  // The application's PEP proxy and IoT agents: their records live under their own ids (sign-in
+  // reads them by id), and go with the pointers in the partition (store/agents.ts).
+  for (const i of partition) if (i.agentKey) rest.push(i.agentKey as { PK: string; SK: string });
   for (let i = 0; i < rest.length; i += 25) {
     let pending = rest.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
     while (pending.length > 0) {

@@ -3,17 +3,39 @@ import { isoNow } from '../time.js';
 import { type Application, toApplication } from './applications.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { batchGet, findItem } from './ops.js';
+import { batchGet, findItem, isConditionalFailure } from './ops.js';
 import { toUser, type User } from './users.js';
 
-/** The user approved an application at /oauth2/authorize: USER#<uid>/CONSENT#<appId>. */
-export async function putConsent(db: Db, userId: number, appId: number): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...keys.consent(userId, appId), type: 'consent', userId, appId, approvedAt: isoNow() },
-    }),
-  );
+/**
+ * The user approved an application at /oauth2/authorize: USER#<uid>/CONSENT#<appId>. A consent
+ * moved from Keyrock (`user_authorized_application`) keeps its date and, with `onlyNew`, is
+ * written only where none exists; answers whether it wrote.
+ */
+export async function putConsent(
+  db: Db,
+  userId: number,
+  appId: number,
+  options: { approvedAt?: string | undefined; onlyNew?: boolean } = {},
+): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.table,
+        Item: {
+          ...keys.consent(userId, appId),
+          type: 'consent',
+          userId,
+          appId,
+          approvedAt: options.approvedAt ?? isoNow(),
+        },
+        ...(options.onlyNew ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (options.onlyNew && isConditionalFailure(error)) return false;
+    throw error;
+  }
 }
 
 /** What GET /oauth2/authorize needs once the client is known: one BatchGetItem. */

@@ -44,6 +44,21 @@
  * 26. A user's OAuth grants holding refresh tokens (a password reset revokes them, then each
  *     grant's tokens through pattern 15)                     Query    PK=USERGRANTS#<id>
  * 27. Rate limit of one action per email or client address   UpdateItem  RATE#<action>#<subject>/RATE
+ * 28. PEP proxy or IoT agent by its id (sign-in; the record names its application)
+ *                                                            GetItem  AGENT#<kind>#<id>/AGENT
+ * 29. An application's PEP proxy (one at most) and IoT agents, one pointer item each in the
+ *     application's partition (deleted with it)             GetItem / Query  APP#<id>/AGENT#pep, AGENT#iot#<id>
+ * 30. A user's second factors (authenticator app secret, recovery codes, passkeys, enrolments
+ *     under way): the sign-in reads them all      Query    PK=MFA#<userId>; GetItem MFA#<userId>/PASSKEY#<credentialId>
+ * 31. A sign-in waiting for its second factor, or a passkey sign-in's challenge, by digest
+ *                                                            GetItem / DeleteItem  SIGNIN#<sha256>/SIGNIN
+ * 32. The user directory for administrators, by email prefix: the profile itself is indexed
+ *     (one index partition, sorted by email), so a page is one Query, never a Scan
+ *                                                            Query    GSI1 GSI1PK=DIRECTORY#EMAIL begins_with(GSI1SK, <prefix>)
+ * 33. The user directory by display-name prefix: one small entry per user outside the user's
+ *     partition, then the profiles              Query    GSI1 GSI1PK=DIRECTORY#NAME → BatchGetItem USER#<id>/PROFILE
+ * 34. The administrators' ids, one number set (the last one cannot step down or go)
+ *                                                            GetItem / UpdateItem  COUNTER/ADMINS
  */
 
 export const GSI1 = 'GSI1';
@@ -85,7 +100,7 @@ export const keys = {
   }),
   rolePermissionPrefix: 'ROLEPERM#',
   /**
-   * Sort keys in APP#<id> order as CATALOGUE < META < ORGAUTHZ# < ORGROLES# < PERM# < ROLE# <
+   * Sort keys in APP#<id> order as AGENT# < CATALOGUE < META < ORGAUTHZ# < ORGROLES# < PERM# < ROLE# <
    * ROLEPERM#, so the role
    * catalogue (permissions, roles, switches) is the range SK >= PERM#: a lookup can read it
    * without the organization authorizations, which grow with the organizations in the app.
@@ -154,6 +169,36 @@ export const keys = {
     PK: `RATE#${action}#${subject.toLowerCase()}`,
     SK: 'RATE',
   }),
+  /** A PEP proxy's or IoT agent's credentials (pattern 28): ids are Keyrock's `pep_proxy_<uuid>`, `iot_sensor_<uuid>`. */
+  agent: (kind: AgentKind, id: string): Key => ({ PK: `AGENT#${kind}#${id}`, SK: 'AGENT' }),
+  /**
+   * The pointer to an agent in its application's partition (pattern 29): the PEP proxy has the one
+   * sort key `AGENT#pep` (so a second cannot be written), IoT agents `AGENT#iot#<id>`. Sorts
+   * before CATALOGUE, outside the catalogue range.
+   */
+  appAgent: (appId: number, kind: AgentKind, id: string): Key => ({
+    PK: `APP#${appId}`,
+    SK: kind === 'pep' ? 'AGENT#pep' : `AGENT#iot#${id}`,
+  }),
+  appIotAgentsPrefix: 'AGENT#iot#',
+  /**
+   * A user's second factors (pattern 30), apart from USER#<id> so that GET /user, which reads
+   * that whole partition, never reads them: `TOTP` (the encrypted secret), `TOTP#PENDING` (an
+   * enrolment not yet confirmed), `RECOVERY` (digests of the recovery codes), `PASSKEY#<id>`
+   * (a WebAuthn credential) and `PASSKEY#PENDING` (a registration's challenge).
+   */
+  twoFactor: (userId: number, what: 'TOTP' | 'TOTP#PENDING' | 'RECOVERY' | 'PASSKEY#PENDING'): Key => ({
+    PK: `MFA#${userId}`,
+    SK: what,
+  }),
+  passkey: (userId: number, credentialId: string): Key => ({
+    PK: `MFA#${userId}`,
+    SK: `PASSKEY#${credentialId}`,
+  }),
+  passkeyPrefix: 'PASSKEY#',
+  twoFactorPartition: (userId: number) => `MFA#${userId}`,
+  /** A sign-in waiting for its second factor, or a passkey sign-in's challenge (pattern 31). */
+  signInTicket: (digest: string): Key => ({ PK: `SIGNIN#${digest}`, SK: 'SIGNIN' }),
   /** A Keyrock API token (POST /v1/auth/tokens), by the SHA-256 digest of its value. */
   apiToken: (digest: string): Key => ({ PK: `APITOKEN#${digest}`, SK: 'APITOKEN' }),
   /**
@@ -169,10 +214,28 @@ export const keys = {
     PK: `KEYROCK#${kind}#${keyrockId}`,
     SK: 'ALIAS',
   }),
+  /**
+   * The user directory (patterns 32, 33): the profile carries the email index keys; a display
+   * name entry (`USERNAME#<id>`, outside the user's partition that GET /user reads) carries the
+   * name index keys. Sort keys are lower-cased, so a prefix search ignores case.
+   */
+  directoryEmailPartition: 'DIRECTORY#EMAIL',
+  directoryNamePartition: 'DIRECTORY#NAME',
+  userEmailGsi: (email: string) => ({ GSI1PK: 'DIRECTORY#EMAIL', GSI1SK: email.toLowerCase() }),
+  userNameEntry: (userId: number): Key => ({ PK: `USERNAME#${userId}`, SK: 'NAME' }),
+  userNameGsi: (displayName: string, userId: number) => ({
+    GSI1PK: 'DIRECTORY#NAME',
+    GSI1SK: `${displayName.toLowerCase()}#${userId}`,
+  }),
+  /** The administrators' user ids, one number set (pattern 34). */
+  admins: (): Key => ({ PK: 'COUNTER', SK: 'ADMINS' }),
 } as const;
 
+/** Keyrock's two kinds of non-human credentials of an application: its PEP proxy, its IoT agents. */
+export type AgentKind = 'pep' | 'iot';
+
 /** What `idm import keyrock` carries over with its Keyrock id. */
-export type KeyrockKind = 'user' | 'organization';
+export type KeyrockKind = 'user' | 'organization' | 'role' | 'permission';
 
 /** Reads the integer id back from a key segment such as `ROLE#12`. */
 export function idFrom(sk: string, position = 1): number {

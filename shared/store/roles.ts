@@ -1,5 +1,6 @@
-import { invalid, notFound } from '../errors.js';
+import { conflict, invalid, notFound } from '../errors.js';
 import type { HttpVerb } from '../model.js';
+import { aliasPut } from './aliases.js';
 import { type Role, roleItem, toRole } from './applications.js';
 import type { Db } from './db.js';
 import { idFrom, keys } from './keys.js';
@@ -45,7 +46,11 @@ const appExists = (db: Db, appId: number) => ({
   },
 });
 
-export async function createRole(db: Db, appId: number, name: string): Promise<Role> {
+/**
+ * A role of the application's own. `keyrockId`: the id of a role moved by `idm import keyrock`,
+ * claimed in the same transaction (store/aliases.ts), so the role is never created twice.
+ */
+export async function createRole(db: Db, appId: number, name: string, keyrockId?: string): Promise<Role> {
   const { role: id } = await nextIds(db, { role: 1 });
   const role: Role = { id, appId, name };
   try {
@@ -53,10 +58,13 @@ export async function createRole(db: Db, appId: number, name: string): Promise<R
       appExists(db, appId),
       { Put: { TableName: db.table, Item: roleItem(role) } },
       catalogueSummary.putRole(db, role),
+      ...(keyrockId ? [aliasPut(db, { kind: 'role', keyrockId }, id)] : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed && error.failedAt(0))
       throw notFound(`Application ${appId} does not exist.`);
+    if (error instanceof TransactionFailed && error.failedAt(3))
+      throw conflict('This Keyrock role was imported before.', 'keyrockId');
     throw error;
   }
   return role;
@@ -104,10 +112,12 @@ export async function deleteRole(db: Db, appId: number, roleId: number): Promise
   }
 }
 
+/** A permission; `keyrockId` as for createRole. */
 export async function createPermission(
   db: Db,
   appId: number,
   input: Omit<Permission, 'id' | 'appId'>,
+  keyrockId?: string,
 ): Promise<Permission> {
   const { permission: id } = await nextIds(db, { permission: 1 });
   const permission: Permission = { id, appId, ...input };
@@ -121,10 +131,13 @@ export async function createPermission(
         },
       },
       catalogueSummary.putPermission(db, appId, permission),
+      ...(keyrockId ? [aliasPut(db, { kind: 'permission', keyrockId }, id)] : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionFailed && error.failedAt(0))
       throw notFound(`Application ${appId} does not exist.`);
+    if (error instanceof TransactionFailed && error.failedAt(3))
+      throw conflict('This Keyrock permission was imported before.', 'keyrockId');
     throw error;
   }
   return permission;

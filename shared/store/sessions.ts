@@ -105,16 +105,58 @@ export async function deleteSession(db: Db, session: Session): Promise<void> {
 }
 
 /**
- * Ends every session of a user (a password reset), found through GSI1 (keys.ts pattern 25). The
- * index is eventually consistent: a session started a moment before may survive, but the reset
- * also changed the password it was started with.
+ * Ends every session of a user (a password reset, a disabled or deleted account), or every one
+ * but `except` (the caller's own), found through GSI1 (keys.ts pattern 25). The index is
+ * eventually consistent: a session started a moment before may survive, but the reset also
+ * changed the password it was started with.
  */
-export async function deleteUserSessions(db: Db, userId: number): Promise<number> {
-  const items = await queryGsi1(db, keys.userSessionsPartition(userId));
+export async function deleteUserSessions(db: Db, userId: number, except?: string): Promise<number> {
+  const items = (await queryGsi1(db, keys.userSessionsPartition(userId))).filter((i) => i.digest !== except);
   await Promise.all(
     items.map((i) =>
       db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.session(i.digest as string) })),
     ),
   );
   return items.length;
+}
+
+/** A live session of a user, as the account page lists it (never the cookie's value). */
+export interface SessionSummary {
+  digest: string;
+  /** Sign-in time (epoch seconds); absent on sessions older than the field. */
+  authTime?: number | undefined;
+  expiresAt: number;
+}
+
+/**
+ * A user's live sessions (pattern 25; the index projects every attribute, so one Query). The
+ * request path never uses this: a session is still read by its digest alone (pattern 14).
+ */
+export async function userSessions(db: Db, userId: number): Promise<SessionSummary[]> {
+  const now = nowSeconds();
+  return (await queryGsi1(db, keys.userSessionsPartition(userId)))
+    .filter((i) => Number(i.expiresAt) > now && i.userId === userId)
+    .map((i) => ({
+      digest: i.digest as string,
+      authTime: i.authTime as number | undefined,
+      expiresAt: Number(i.expiresAt),
+    }));
+}
+
+/** Ends one session of a user's; false when none of theirs has this digest. */
+export async function deleteUserSession(db: Db, userId: number, digest: string): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new DeleteCommand({
+        TableName: db.table,
+        Key: keys.session(digest),
+        ConditionExpression: 'userId = :id',
+        ExpressionAttributeValues: { ':id': userId },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalFailure(error)) return false;
+    throw error;
+  }
 }

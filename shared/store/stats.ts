@@ -1,6 +1,7 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { getItem } from './ops.js';
+import { getItem, nextIds, statsAdd } from './ops.js';
 
 export interface Totals {
   users: number;
@@ -25,4 +26,19 @@ export async function idmTotals(db: Db): Promise<IdmTotals> {
     organizations: Number(item?.organizations ?? 0),
     applications: Number(item?.applications ?? 0),
   };
+}
+
+/**
+ * For a bulk writer (`idm import keyrock`): `count` consecutive user ids and actor ids in one
+ * counter update, for users created with `NewUser.bulk`.
+ */
+export async function userIdBlock(db: Db, count: number): Promise<{ firstUser: number; firstActor: number }> {
+  const last = await nextIds(db, { user: count, actor: count });
+  return { firstUser: last.user - count + 1, firstActor: last.actor - count + 1 };
+}
+
+/** Adds a bulk writer's users to the totals in one update (they were created with `NewUser.bulk`). */
+export async function addUsersToTotals(db: Db, count: number): Promise<void> {
+  if (count === 0) return;
+  await db.doc.send(new UpdateCommand(statsAdd(db, 'users', count).Update));
 }

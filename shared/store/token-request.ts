@@ -1,4 +1,5 @@
 import { nowSeconds } from '../time.js';
+import { type AgentCredentials, agentCredentialKeys, agentCredentialsFrom } from './agents.js';
 import { type Client, toClient } from './applications.js';
 import type { Db } from './db.js';
 import { type Key, keys } from './keys.js';
@@ -23,6 +24,8 @@ export interface TokenRequestNeeds {
   userId?: number | undefined;
   /** A JWT access token's `jti`, to see whether it was revoked (the deny-list, keys.ts 23). */
   jti?: string | undefined;
+  /** An IoT agent's id (password grant, Keyrock's `username` = the agent's id), with its guard. */
+  iotAgent?: string | undefined;
 }
 
 export interface TokenRequestRecords {
@@ -33,6 +36,8 @@ export interface TokenRequestRecords {
   user: User | undefined;
   /** The `jti` asked about is on the deny-list and not yet past its expiry. */
   jtiRevoked: boolean;
+  /** The IoT agent asked about and its brute-force guard. */
+  iotAgent: AgentCredentials | undefined;
 }
 
 export async function readTokenRequest(
@@ -46,6 +51,7 @@ export async function readTokenRequest(
   if (needs.email !== undefined) wanted.push(...credentialKeys(needs.email));
   if (needs.userId !== undefined) wanted.push(keys.user(needs.userId));
   if (needs.jti !== undefined) wanted.push(keys.revokedJti(needs.jti));
+  if (needs.iotAgent !== undefined) wanted.push(...agentCredentialKeys('iot', needs.iotAgent));
   const items = await getConsistent(db, wanted);
   const client = findItem(items, keys.client(clientId));
   const code = needs.code !== undefined ? findItem(items, keys.code(needs.code)) : undefined;
@@ -60,5 +66,6 @@ export async function readTokenRequest(
     credentials: needs.email !== undefined ? credentialsFrom(items, needs.email) : undefined,
     user: userItem ? toUser(userItem) : undefined,
     jtiRevoked: denied !== undefined && Number(denied.expiresAt) > nowSeconds(),
+    iotAgent: needs.iotAgent !== undefined ? agentCredentialsFrom(items, 'iot', needs.iotAgent) : undefined,
   };
 }

@@ -19,8 +19,11 @@ export interface TokenRecord {
   clientId: string;
   appId: number;
   userId?: number | undefined;
+  /** An IoT agent's token (password grant with the agent's id, Keyrock's `iot_id`): no user. */
+  iotAgentId?: string | undefined;
   scope?: string | undefined;
   grantId: string;
+  /** Epoch seconds; `PERMANENT` (Infinity) for Keyrock's permanent tokens, stored without it. */
   expiresAt: number;
   /** When it was issued (epoch seconds; introspection's `iat`). Absent on older tokens. */
   issuedAt?: number | undefined;
@@ -47,12 +50,20 @@ export interface CodeRecord {
   issued: string[];
 }
 
+/**
+ * The expiry of Keyrock's `permanent` access tokens: none. Such an item has no `expiresAt`, so
+ * TTL never removes it; it works until revoked.
+ */
+export const PERMANENT = Number.POSITIVE_INFINITY;
+
 export function tokenItem(t: Omit<TokenRecord, 'revoked'>): Item {
+  const { expiresAt, ...rest } = t;
   return {
     ...keys.token(t.digest),
     ...keys.grantGsi(t.grantId),
     type: 'token',
-    ...t,
+    ...rest,
+    ...(Number.isFinite(expiresAt) ? { expiresAt } : {}),
     revoked: false,
   };
 }
@@ -64,9 +75,10 @@ export function toToken(item: Item): TokenRecord {
     clientId: item.clientId as string,
     appId: item.appId as number,
     userId: item.userId as number | undefined,
+    ...(typeof item.iotAgentId === 'string' ? { iotAgentId: item.iotAgentId } : {}),
     scope: item.scope as string | undefined,
     grantId: item.grantId as string,
-    expiresAt: Number(item.expiresAt),
+    expiresAt: item.expiresAt === undefined ? PERMANENT : Number(item.expiresAt),
     issuedAt: item.issuedAt as number | undefined,
     revoked: item.revoked === true,
     rotated: item.rotated === true,
@@ -163,6 +175,8 @@ function tokenPuts(db: Db, tokens: Omit<TokenRecord, 'revoked'>[]) {
 
 /** Stores tokens that belong together (an access token and its refresh token) all or nothing. */
 export async function putTokens(db: Db, tokens: Omit<TokenRecord, 'revoked'>[]): Promise<void> {
+  // A Keyrock jwt access token without a refresh token is stored nowhere.
+  if (tokens.length === 0) return;
   if (tokens.length === 1) {
     await db.doc.send(new PutCommand({ TableName: db.table, Item: tokenItem(tokens[0]!) }));
     return;
@@ -192,6 +206,8 @@ export async function redeemCode(
   code: CodeRecord,
   tokens: Omit<TokenRecord, 'revoked'>[],
 ): Promise<RedeemOutcome> {
+  const keep = Math.max(code.expiresAt, ...tokens.map((t) => t.expiresAt));
+  const issued = tokens.map((t) => t.digest);
   try {
     await transact(db, [
       {
@@ -200,14 +216,17 @@ export async function redeemCode(
           Key: keys.code(code.digest),
           // The redeemed code outlives its 5 minutes (TTL) as long as its tokens do, so that a
           // late replay is still recognised and still revokes them (RFC 6749 §4.1.2).
-          UpdateExpression: 'SET redeemed = :t, issued = :issued, expiresAt = :keep',
+          // A permanent token (no expiry) keeps its code without one, as long as the token lives.
+          ...(Number.isFinite(keep)
+            ? {
+                UpdateExpression: 'SET redeemed = :t, issued = :issued, expiresAt = :keep',
+                ExpressionAttributeValues: { ':t': true, ':f': false, ':issued': issued, ':keep': keep },
+              }
+            : {
+                UpdateExpression: 'SET redeemed = :t, issued = :issued REMOVE expiresAt',
+                ExpressionAttributeValues: { ':t': true, ':f': false, ':issued': issued },
+              }),
           ConditionExpression: 'attribute_exists(PK) AND redeemed = :f',
-          ExpressionAttributeValues: {
-            ':t': true,
-            ':f': false,
-            ':issued': tokens.map((t) => t.digest),
-            ':keep': Math.max(code.expiresAt, ...tokens.map((t) => t.expiresAt)),
-          },
         },
       },
       ...tokenPuts(db, tokens),

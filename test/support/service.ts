@@ -48,6 +48,8 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
       IDM_SMTP_URL: inject('smtpUrl'),
       // Each service signs with its own key set (made on first use), never the developer's .data/.
       IDM_SIGNING_KEYS_FILE: join(tmpdir(), `gatehouse-keys-${randomUUID()}.json`),
+      // Likewise the at-rest key (authenticator-app and Keyrock jwt secrets).
+      IDM_AT_REST_KEY_FILE: join(tmpdir(), `gatehouse-at-rest-${randomUUID()}`),
     },
     extraEnv,
   );

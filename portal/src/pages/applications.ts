@@ -11,6 +11,7 @@ import {
   useForm,
   useLoad,
 } from '../ui.js';
+import { AppAgents } from './app-agents.js';
 import { Grantees } from './grantees.js';
 import { LogoEditor } from './logo.js';
 import { RolesEditor } from './roles.js';
@@ -170,6 +171,8 @@ export function ApplicationPage({ id, session }: { id: number; session: SessionI
           ${app.callbackUrl && html`<dt>Callback URL</dt><dd><code>${app.callbackUrl}</code></dd>`}
           ${app.clientId && html`<dt>Client ID</dt><dd><code>${app.clientId}</code> <${CopyButton} value=${app.clientId} label="Copy client ID" /></dd>`}
           ${app.accessTokenFormat && html`<dt>Access tokens</dt><dd>${TOKEN_FORMATS.find((f) => f.value === app.accessTokenFormat)?.label}</dd>`}
+          ${app.tokenTypes && html`<dt>Keyrock token types</dt><dd>${['bearer', ...app.tokenTypes].join(', ')}</dd>`}
+          ${app.jwtSecret && html`<dt>JWT secret</dt><dd><${JwtSecret} secret=${app.jwtSecret} /></dd>`}
           ${
             app.postLogoutRedirectUris?.length > 0 &&
             html`<dt>Sign-out return URLs</dt><dd>${app.postLogoutRedirectUris.map((u) => html`<code>${u}</code> `)}</dd>`
@@ -214,8 +217,35 @@ export function ApplicationPage({ id, session }: { id: number; session: SessionI
     }
     ${data.can.manage && html`<${RolesEditor} detail=${data} reload=${reload} key=${JSON.stringify(data.switches)} />`}
     ${data.can.authorize && html`<${Grantees} detail=${data} session=${session} reload=${reload} />`}
+    <${AppAgents} detail=${data} />
   </section>`;
 }
+
+/**
+ * The `jwt` token type's secret, hidden until asked for: whoever configures the application's
+ * PEP proxy copies it into PEP_TOKEN_SECRET.
+ */
+function JwtSecret({ secret }: { secret: string }) {
+  const [shown, setShown] = useState(false);
+  return shown
+    ? html`<code>${secret}</code> <${CopyButton} value=${secret} label="Copy JWT secret" />
+        <button type="button" class="secondary small" onClick=${() => setShown(false)}>Hide</button>`
+    : html`<button type="button" class="secondary small" onClick=${() => setShown(true)}>Show JWT secret</button>`;
+}
+
+/** Keyrock's token types beyond bearer, which clients ask for with `scope=jwt` or `scope=permanent`. */
+const KEYROCK_TOKEN_TYPES = [
+  {
+    value: 'jwt',
+    label: 'jwt',
+    hint: 'HS256 JWTs signed with this application’s own secret, which its PEP proxy can check itself. Not revocable: they live until they expire.',
+  },
+  {
+    value: 'permanent',
+    label: 'permanent',
+    hint: 'Tokens that never expire and come without a refresh token; they work until revoked.',
+  },
+] as const;
 
 const TOKEN_FORMATS = [
   { value: 'opaque', label: 'Opaque (random values, read from Gatehouse)' },
@@ -231,9 +261,15 @@ function EditApplication({ app, onDone }: { app: AppView; onDone: () => void }) 
     accessTokenFormat: app.accessTokenFormat ?? 'opaque',
     postLogoutRedirectUris: (app.postLogoutRedirectUris ?? []).join('\n'),
   });
+  const [tokenTypes, setTokenTypes] = useState<string[]>([...(app.tokenTypes ?? [])]);
+  const toggle = (type: string, on: boolean) =>
+    setTokenTypes((now) =>
+      KEYROCK_TOKEN_TYPES.map((t) => t.value).filter((t) => (t === type ? on : now.includes(t))),
+    );
   const save = form.submit(async (v) => {
     await api('PUT', `/api/applications/${app.id}`, {
       ...v,
+      tokenTypes,
       postLogoutRedirectUris: v.postLogoutRedirectUris
         .split('\n')
         .map((u) => u.trim())
@@ -247,8 +283,23 @@ function EditApplication({ app, onDone }: { app: AppView; onDone: () => void }) 
     <${ApplicationFields} form=${form} />
     ${form.field('accessTokenFormat', 'Access tokens', {
       options: TOKEN_FORMATS,
-      hint: 'JWTs are read without a call to Gatehouse; a revoked one stays usable until it expires (at most an hour) except through introspection.',
+      hint: 'The format of every access token: OAuth and OpenID clients see it. JWTs are read without a call to Gatehouse; a revoked one stays usable until it expires (at most an hour) except through introspection.',
     })}
+    <fieldset class="field">
+      <legend>Keyrock token types</legend>
+      <p class="hint">Bearer tokens are always issued. These are Keyrock’s extra types, which a client asks for per request with <code>scope=jwt</code> or <code>scope=permanent</code>; they do not change the format above.</p>
+      ${KEYROCK_TOKEN_TYPES.map(
+        (t) => html`<div class="check">
+          <input
+            type="checkbox"
+            id=${`token-type-${t.value}`}
+            checked=${tokenTypes.includes(t.value)}
+            onChange=${(e: Event) => toggle(t.value, (e.currentTarget as HTMLInputElement).checked)}
+          />
+          <label for=${`token-type-${t.value}`}><code>${t.label}</code>: ${t.hint}</label>
+        </div>`,
+      )}
+    </fieldset>
     ${form.field('postLogoutRedirectUris', 'Sign-out return URLs', {
       multiline: true,
       hint: 'Where RP-initiated logout may send users back to, one exact http(s) URL per line.',

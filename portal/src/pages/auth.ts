@@ -3,6 +3,7 @@ import { ApiError, api, type SessionInfo } from '../api.js';
 import { safeReturn } from '../return-path.js';
 import { FormError, html, navigate, useForm } from '../ui.js';
 import { ResendVerification } from './account-links.js';
+import { PasskeySignIn, type SecondFactor, SecondFactorStep } from './sign-in-factors.js';
 
 /**
  * Sign-in. `?return=` comes from /oauth2/authorize (or a page that needed a session); it is
@@ -12,9 +13,19 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void })
   const params = new URLSearchParams(location.search);
   const form = useForm({ email: params.get('email') ?? '', password: '' });
   const [unverified, setUnverified] = useState(false);
+  const [second, setSecond] = useState<SecondFactor>();
+  const [expired, setExpired] = useState('');
+  const finish = (session: SessionInfo) => {
+    const target = safeReturn(params.get('return'));
+    onSignedIn(session);
+    // The return path may be a server page (the OAuth consent page): a full navigation.
+    if (params.has('return')) location.assign(target);
+    else navigate('/', true);
+  };
   const signIn = form.submit(async (v) => {
     setUnverified(false);
-    const session = await api<SessionInfo>('POST', '/api/session', {
+    setExpired('');
+    const answer = await api<SessionInfo & { secondFactor?: SecondFactor }>('POST', '/api/session', {
       email: v.email,
       password: v.password,
     }).catch((error: unknown) => {
@@ -22,12 +33,24 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void })
       if (error instanceof ApiError && error.status === 403) setUnverified(true);
       throw error;
     });
-    const target = safeReturn(params.get('return'));
-    onSignedIn(session);
-    // The return path may be a server page (the OAuth consent page): a full navigation.
-    if (params.has('return')) location.assign(target);
-    else navigate('/', true);
+    // Two-factor on: no session yet; the second step finishes the sign-in.
+    if (answer.secondFactor) setSecond(answer.secondFactor);
+    else finish(answer);
   });
+  if (second) {
+    return html`<section class="narrow">
+      <h1 tabindex="-1">Sign in</h1>
+      <${SecondFactorStep}
+        second=${second}
+        onSignedIn=${finish}
+        onExpired=${(message: string) => {
+          setSecond(undefined);
+          setExpired(message);
+          form.setValues((s) => ({ ...s, password: '' }));
+        }}
+      />
+    </section>`;
+  }
   const signUpHref = `/signup${params.has('return') ? `?return=${encodeURIComponent(params.get('return')!)}` : ''}`;
   return html`<section class="narrow">
     <h1 tabindex="-1">Sign in</h1>
@@ -42,12 +65,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void })
       html`<p class="hint">An application asks you to sign in with your Gatehouse account.</p>`
     }
     <form onSubmit=${signIn} novalidate>
-      <${FormError} error=${form.errors._form} />
+      <${FormError} error=${form.errors._form ?? expired} />
       ${form.field('email', 'Email', { type: 'email', autocomplete: 'username', required: true })}
       ${form.field('password', 'Password', { type: 'password', autocomplete: 'current-password', required: true })}
       <button type="submit" disabled=${form.busy}>${form.busy ? 'Signing in…' : 'Sign in'}</button>
     </form>
     ${unverified && html`<${ResendVerification} email=${form.values.email} />`}
+    <${PasskeySignIn} onSignedIn=${finish} />
     <p><a href=${`/forgot-password${form.values.email ? `?email=${encodeURIComponent(form.values.email)}` : ''}`}>Forgot your password?</a></p>
     <p>No account yet? <a href=${signUpHref}>Create an account</a></p>
   </section>`;

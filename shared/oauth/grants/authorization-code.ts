@@ -1,5 +1,6 @@
 import { config } from '../../config.js';
 import { sha256 } from '../../crypto.js';
+import { DISABLED } from '../../domain/accounts.js';
 import { invalidGrant, invalidRequest } from '../../errors.js';
 import { isOpenIdScope } from '../../oidc/claims.js';
 import { userIdToken } from '../../oidc/id-token.js';
@@ -62,12 +63,13 @@ export const authorizationCode: Grant = {
         withRefresh: client.grantTypes.includes('refresh_token'),
       },
     );
-    // OpenID Connect (OIDC Core §3.1.3.3): the user's claims and the signing keys are read while
-    // the code is redeemed; a plain OAuth client reads neither.
+    // The user is read while the code is redeemed (no round trip more): a user deleted or
+    // disabled since the code was issued gets no tokens. OpenID Connect (OIDC Core §3.1.3.3) also
+    // needs the user's claims and the signing keys; a plain OAuth client reads no keys.
     const openid = isOpenIdScope(code.scope);
     const [outcome, user] = await Promise.all([
       redeemCode(db, code, minted.records),
-      openid ? getUser(db, code.userId) : undefined,
+      getUser(db, code.userId),
       openid ? keySet() : undefined,
     ]);
     if (outcome === 'reused') {
@@ -76,15 +78,15 @@ export const authorizationCode: Grant = {
       await revokeGrant(db, code.grantId, now?.issued ?? []);
       throw invalidGrant('The authorization code was already used; the tokens issued for it are revoked.');
     }
-    if (!openid) return minted;
-    if (!user) {
+    if (!user || user.enabled === false) {
       await revokeGrant(
         db,
         code.grantId,
         minted.records.map((r) => r.digest),
       );
-      throw invalidGrant('The user of this authorization code no longer exists.');
+      throw invalidGrant(user ? DISABLED : 'The user of this authorization code no longer exists.');
     }
+    if (!openid) return minted;
     const idToken = await userIdToken({
       issuer,
       clientId: client.clientId,

@@ -1,6 +1,8 @@
 import { sha256 } from '../../crypto.js';
+import { DISABLED } from '../../domain/accounts.js';
 import { invalidGrant, invalidRequest } from '../../errors.js';
 import { isLive, revokeGrant, rotateRefresh } from '../../store/tokens.js';
+import { getUser } from '../../store/users.js';
 import { narrowScope, parseScope } from '../scope.js';
 import { issueTokens } from '../tokens.js';
 import { type Grant, required } from './types.js';
@@ -33,12 +35,27 @@ export const refreshToken: Grant = {
       { db, issuer },
       { client, userId: old.userId, scope, grantId: old.grantId, withRefresh: true },
     );
-    const outcome = await rotateRefresh(db, old, minted.records);
+    // A refresh token's value names nobody, so its user is read beside the rotation (no round
+    // trip more). Disabling an account revokes its refresh tokens; this closes that window, and
+    // refuses a deleted user's: the grant is revoked with what was just minted.
+    const [outcome, holder] = await Promise.all([
+      rotateRefresh(db, old, minted.records),
+      old.userId !== undefined ? getUser(db, old.userId) : undefined,
+    ]);
     if (outcome === 'replayed') {
       await revokeGrant(db, old.grantId);
       throw invalidGrant(REPLAYED);
     }
     if (outcome === 'revoked') throw invalidGrant('The refresh token is unknown, expired or revoked.');
+    if (old.userId !== undefined && holder?.enabled !== true) {
+      // The index may not show the new tokens yet: they are named.
+      await revokeGrant(
+        db,
+        old.grantId,
+        minted.records.map((r) => r.digest),
+      );
+      throw invalidGrant(holder ? DISABLED : 'The user of this refresh token no longer exists.');
+    }
     return minted;
   },
 };

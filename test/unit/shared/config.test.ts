@@ -31,6 +31,8 @@ describe('readConfig', () => {
       keyrockEncryptionKey: 'nodejs_idm',
       signingKeysSecret: undefined,
       signingKeysFile: resolve('.data', 'signing-keys.json'),
+      atRestKeySecret: undefined,
+      atRestKeyFile: resolve('.data', 'at-rest-key'),
       requireEmailVerification: false,
       mailFrom: 'Gatehouse <no-reply@gatehouse.localhost>',
       smtpUrl: undefined,

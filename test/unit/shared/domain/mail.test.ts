@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { accountLink, resetMail, verificationMail } from '../../../../shared/domain/mail.js';
+import {
+  accountLink,
+  emailChangeMail,
+  emailChangeNotice,
+  resetMail,
+  verificationMail,
+} from '../../../../shared/domain/mail.js';
 
 describe('account links', () => {
   it('point at the portal page for their purpose, with the token in the fragment', () => {
@@ -43,5 +49,28 @@ describe('mail texts', () => {
     const mail = resetMail('x@example.com', 'https://idm.example.com/reset-password#token=a"><script>');
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&#34;&#62;&#60;script&#62;');
+  });
+});
+
+describe('the address-change mail', () => {
+  it('goes to the new address, links to /confirm-email and says the old address stays until then', () => {
+    const link = accountLink('https://idm.example.com', 'email', 'k3y');
+    expect(link).toBe('https://idm.example.com/confirm-email#token=k3y');
+    const mail = emailChangeMail('new@example.com', link);
+    expect(mail).toMatchObject({ to: 'new@example.com', subject: 'Confirm your new email address' });
+    expect(mail.text).toContain(`Use this email address: ${link}`);
+    expect(mail.text).toMatch(/24 hours\. Until then your account keeps its old address/);
+    expect(mail.html).toContain(`<a href="${link}">Use this email address</a>`);
+  });
+});
+
+describe('the notice to the current address', () => {
+  it('names the new address, carries no link, and escapes what it quotes in HTML', () => {
+    const mail = emailChangeNotice('old@example.com', 'new<b>@example.com');
+    expect(mail).toMatchObject({ to: 'old@example.com', subject: 'Your email address is about to change' });
+    expect(mail.text).toContain('to new<b>@example.com.');
+    expect(mail.text).not.toContain('http');
+    expect(mail.html).toContain('new&#60;b&#62;@example.com');
+    expect(mail.html).not.toContain('<b>');
   });
 });

@@ -37,12 +37,14 @@ const app: Application = {
   grantTypes: ['authorization_code', 'refresh_token'],
   accessTokenFormat: 'jwt',
   postLogoutRedirectUris: ['https://shop.example/bye'],
+  tokenTypes: ['permanent'],
   ownerActorId: 3,
   createdAt: '2024-01-01T00:00:00.000Z',
 };
 
 describe('Keyrock application shapes', () => {
-  it('shows the client id as id, the grants’ response types, JWT tokens as token_types jwt', () => {
+  it('shows the client id as id, the grants’ response types, Keyrock’s token types with bearer last', () => {
+    // The RFC 9068 format (accessTokenFormat jwt) is not Keyrock's `jwt` type and is not shown here.
     expect(applicationBody(app)).toEqual({
       id: app.clientId,
       name: 'Shop',
@@ -53,10 +55,14 @@ describe('Keyrock application shapes', () => {
       redirect_sign_out_uri: 'https://shop.example/bye',
       grant_type: ['authorization_code', 'refresh_token'],
       response_type: ['code'],
-      token_types: ['jwt'],
+      token_types: ['permanent', 'bearer'],
       jwt_secret: null,
       client_type: null,
       scope: null,
+    });
+    expect(applicationBody({ ...app, tokenTypes: undefined }, 'the-secret')).toMatchObject({
+      token_types: ['bearer'],
+      jwt_secret: 'the-secret',
     });
   });
 
@@ -92,6 +98,7 @@ describe('Keyrock application shapes', () => {
       grantTypes: ['password', 'implicit'],
       accessTokenFormat: 'opaque',
       postLogoutRedirectUris: ['http://localhost/bye'],
+      tokenTypes: ['permanent'],
     });
   });
 
@@ -104,11 +111,13 @@ describe('Keyrock application shapes', () => {
       'validation',
       /Invalid Grant Type/,
     );
-    expectAppError(
-      parse({ name: 'x', redirect_uri: 'http://x/cb', token_types: ['x'] }),
-      'validation',
-      /token type/,
-    );
+    for (const tokenTypes of [['x'], ['bearer'], 'jwt']) {
+      expectAppError(
+        parse({ name: 'x', redirect_uri: 'http://x/cb', token_types: tokenTypes }),
+        'validation',
+        /Invalid token type in body request/,
+      );
+    }
     expectAppError(parse({ name: 'x', redirect_uri: 'ftp://x/cb' }), 'validation');
     expectAppError(parse({ name: 'x', redirect_uri: 'http://x/cb#f' }), 'validation');
     expectAppError(
@@ -130,7 +139,11 @@ describe('Keyrock application shapes', () => {
       callbackUrl: 'relative cb',
       url: app.url,
       accessTokenFormat: 'jwt',
+      tokenTypes: ['permanent'],
     });
+    expect(
+      applicationChangesBody(JSON_TYPE, body({ application: { token_types: ['jwt'] } }), app),
+    ).toMatchObject({ tokenTypes: ['jwt'], accessTokenFormat: 'jwt' });
     expectAppError(
       () => applicationChangesBody(JSON_TYPE, body({ application: { secret: 's' } }), app),
       'validation',

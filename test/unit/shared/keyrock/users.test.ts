@@ -80,6 +80,12 @@ describe('Keyrock user shapes', () => {
       values_updated: { username: 'Alice', description: null },
     });
     expect(updatedUserBody(user, ['password'])).toEqual({ values_updated: {} });
+    // An administrator's switch reads back as Keyrock's boolean `enabled`.
+    expect(updatedUserBody({ ...user, enabled: false }, ['enabled'])).toEqual({
+      values_updated: { enabled: false },
+    });
+    expect(userBody({ ...user, enabled: false }).enabled).toBe(false);
+    expect(userBody(user).enabled).toBe(true);
     expect(updatedUserBody(user, [])).toEqual({
       message: "Request don't change the user parameters",
       code: 200,

@@ -1,0 +1,13 @@
+import { createIotAgent } from '../shared/domain/agents.js';
+import { requireProvider } from '../shared/domain/permissions-policy.js';
+import { positiveInt } from '../shared/domain/validate.js';
+import { endpoint } from '../shared/http/handler.js';
+import { pathParam } from '../shared/http/request.js';
+import { json } from '../shared/http/response.js';
+
+/** POST /api/applications/{id}/iot-agents: a new IoT agent, its password shown this once (Provider only). */
+export const handler = endpoint('api-iot-agents-create', async ({ db, event, session }) => {
+  const appId = positiveInt(pathParam(event, 'id'), 'id');
+  const access = await requireProvider(db, session.userId, appId);
+  return json(201, await createIotAgent(db, access));
+});
