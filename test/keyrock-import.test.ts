@@ -84,7 +84,7 @@ async function keyrockDatabase(name: string): Promise<void> {
   );
   await maria.query(
     `INSERT INTO \`${name}\`.user_organization (role, user_id, organization_id) VALUES ('member', ?, ?), ('owner', ?, ?), ('owner', ?, ?)`,
-    [BOB, ORG, ALICE, ORG, DISABLED, ORPHAN],
+    [BOB, ORG, ALICE, ORG, NOPASS, ORPHAN],
   );
 }
 
@@ -127,7 +127,7 @@ describe('idm import keyrock', () => {
     const summary = JSON.parse(run.stdout);
     expect(summary).toMatchObject({
       dryRun: true,
-      users: { read: 4, written: 2, skipped: 2 },
+      users: { read: 4, written: 3, skipped: 1 },
       organizations: { read: 2, written: 1, skipped: 1 },
     });
     expect(await totals(service.db)).toEqual(before);
@@ -142,13 +142,12 @@ describe('idm import keyrock', () => {
     expect(summary).toMatchObject({
       source: `mysql://root@127.0.0.1:${maria.port}/idm`,
       dryRun: false,
-      users: { read: 4, written: 2, skipped: 2 },
+      users: { read: 4, written: 3, skipped: 1 },
       organizations: { read: 2, written: 1, skipped: 1 },
       memberships: { read: 3, written: 1 },
     });
     expect(summary.skipped).toEqual(
       expect.arrayContaining([
-        { table: 'user', id: DISABLED, reason: 'not enabled in Keyrock' },
         { table: 'user', id: NOPASS, reason: expect.stringContaining('no password') },
         { table: 'organization', id: ORPHAN, reason: 'none of its owners was imported' },
       ]),
@@ -161,7 +160,7 @@ describe('idm import keyrock', () => {
     );
     expect(summary.notCarriedOver.join(' ')).toMatch(/refresh tokens/);
     expect(await totals(service.db)).toEqual({
-      users: before.users + 2,
+      users: before.users + 3,
       organizations: before.organizations + 1,
     });
 
@@ -178,6 +177,28 @@ describe('idm import keyrock', () => {
     expect((await getMembership(service.db, orgId, ids.get(ALICE)!))?.role).toBe('owner');
     expect((await getMembership(service.db, orgId, ids.get(BOB)!))?.role).toBe('member');
     expect(await membersOfOrganization(service.db, orgId)).toHaveLength(2);
+  });
+
+  it('moves an account Keyrock had not enabled as disabled, until an administrator enables it', async () => {
+    const dave = (await importedIds(service.db, 'user', [DISABLED])).get(DISABLED)!;
+    expect(await getUser(service.db, dave)).toMatchObject({ email: 'dave@test.com', enabled: false });
+    const refused = await passwordGrant('dave@test.com', 'dave-pass');
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe('invalid_grant');
+
+    const signIn = await fetch(`${service.url}/v1/auth/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'alice-the-admin@test.com', password: 'alice-pass' }),
+    });
+    expect(signIn.status).toBe(201);
+    const enable = await fetch(`${service.url}/v1/users/${DISABLED}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-auth-token': signIn.headers.get('x-subject-token')! },
+      body: JSON.stringify({ user: { enabled: true } }),
+    });
+    expect(enable.status).toBe(200);
+    expect((await passwordGrant('dave@test.com', 'dave-pass')).status).toBe(200);
   });
 
   it('lets a moved user sign in with the Keyrock password, which then becomes bcrypt', async () => {

@@ -26,6 +26,8 @@ export interface MovedUser {
   username: string;
   passwordHash: string;
   admin: boolean;
+  /** Keyrock's `enabled`: false moves the account disabled (shared/keyrock/import-rows.ts). */
+  enabled: boolean;
   description: string | null;
   website: string | null;
   datePassword: string | undefined;
@@ -103,6 +105,7 @@ function prepare(user: MovedUser): Prepared {
       displayName,
       passwordHash: user.passwordHash,
       admin: user.admin,
+      enabled: user.enabled,
       ...fields,
       keyrock: { id: user.keyrockId, datePassword: user.datePassword },
     },

@@ -62,13 +62,13 @@ export function storedHash(row: Row): string | undefined {
 
 /**
  * A `user` row. Keyrock's password is the hex HMAC-SHA1 of the password under `salt` (or the
- * deployment key); an account Keyrock never enabled (not activated, or disabled by an
- * administrator) is not carried over: Gatehouse has no disabled accounts to put it in.
+ * deployment key). An account Keyrock has not enabled (never activated, or disabled by an
+ * administrator: Keyrock's `enabled` column does not say which) moves disabled, as it was: it
+ * cannot sign in until an administrator enables it, and its roles and memberships are kept.
  */
 export function userFromRow(row: Row): Mapped<MovedUser> {
   const id = str(row.id);
   if (!id) return { ok: false, reason: 'no id' };
-  if (!bool(row.enabled)) return { ok: false, reason: 'not enabled in Keyrock' };
   const passwordHash = storedHash(row);
   if (!passwordHash) return { ok: false, reason: NO_PASSWORD };
   const date = row.date_password instanceof Date ? row.date_password : null;
@@ -80,6 +80,7 @@ export function userFromRow(row: Row): Mapped<MovedUser> {
       username: str(row.username) ?? '',
       passwordHash,
       admin: bool(row.admin),
+      enabled: bool(row.enabled),
       description: str(row.description),
       website: str(row.website),
       datePassword: date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined,

@@ -62,6 +62,8 @@ export interface NewUser {
   /** False for a portal sign-up, which must follow the emailed link; others are verified. */
   emailVerified?: boolean | undefined;
   admin?: boolean | undefined;
+  /** False creates the account disabled (a Keyrock account moved as Keyrock had it); default true. */
+  enabled?: boolean | undefined;
   description?: string | undefined;
   website?: string | undefined;
   /** Keyrock's id of a user moved by `idm import keyrock` (kept with the profile, and claimed). */
@@ -107,8 +109,10 @@ function newUserItems(db: Db, input: NewUser, ids: { user: number; actor: number
     website: input.website ?? '',
     datePassword: input.keyrock?.datePassword ?? now,
     ...(input.keyrock ? { keyrockId: input.keyrock.id } : {}),
-    enabled: true,
+    enabled: input.enabled !== false,
   };
+  // Stored as `disabled: true` on the profile and its login copy, as setEnabled writes it.
+  const disabled = user.enabled ? {} : { disabled: true };
   const absent = 'attribute_not_exists(PK)';
   const items = [
     {
@@ -120,6 +124,7 @@ function newUserItems(db: Db, input: NewUser, ids: { user: number; actor: number
           userId: user.id,
           passwordHash: input.passwordHash,
           ...(input.emailVerified === false ? { emailVerified: false } : {}),
+          ...disabled,
         },
         ConditionExpression: absent,
       },
@@ -139,6 +144,7 @@ function newUserItems(db: Db, input: NewUser, ids: { user: number; actor: number
           ...keys.userEmailGsi(user.email),
           type: 'user',
           ...withoutEnabled(user),
+          ...disabled,
         },
         ConditionExpression: absent,
       },
