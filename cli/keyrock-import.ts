@@ -7,6 +7,7 @@
  * only what is missing. Progress goes to stderr on a terminal; the summary is the command's JSON.
  */
 import mysql from 'mysql2/promise';
+import { config } from '../shared/config.js';
 import {
   alreadyImported,
   importMembership,
@@ -138,11 +139,25 @@ function progress(label: string, total: number) {
   };
 }
 
+/**
+ * Jwt secrets are sealed with the deployment's at-rest key (shared/domain/jwt-secrets.ts). Into a
+ * deployed table (no DynamoDB endpoint of our own) the import must use the stack's key, or the
+ * functions could not open what it wrote; a local key file would be silently wrong.
+ */
+function requireDeployedKey(dryRun: boolean): void {
+  const c = config();
+  if (dryRun || c.dynamodbEndpoint || c.atRestKeySecret) return;
+  throw new ImportSourceError(
+    'importing into a deployed table needs IDM_AT_REST_KEY_SECRET (the stack output AtRestKeySecretArn): application jwt secrets are sealed with that key.',
+  );
+}
+
 export async function importKeyrock(
   db: Db,
   options: { from: string; dryRun: boolean; images?: string | undefined },
 ): Promise<ImportSummary> {
   const url = parseSource(options.from);
+  requireDeployedKey(options.dryRun);
   const conn = await connect(url);
   const summary: ImportSummary = {
     source: describe(url),

@@ -125,5 +125,9 @@ export class GatehouseStack extends Stack {
       value: data.signingKeys.secretArn,
       description: 'IDM_SIGNING_KEYS_SECRET for `npx idm keys rotate` against this deployment',
     });
+    new CfnOutput(this, 'AtRestKeySecretArn', {
+      value: data.atRestKey.secretArn,
+      description: 'IDM_AT_REST_KEY_SECRET for `npx idm import keyrock` into this deployment',
+    });
   }
 }

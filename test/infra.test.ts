@@ -500,7 +500,17 @@ describe('HTTP API and CloudFront', () => {
 
   it('outputs the portal URL, the API URL and the table name', () => {
     const outputs = synth.template.toJSON().Outputs;
-    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['PortalUrl', 'ApiUrl', 'TableName']));
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining([
+        'PortalUrl',
+        'ApiUrl',
+        'TableName',
+        'SigningKeysSecretArn',
+        'AtRestKeySecretArn',
+      ]),
+    );
+    // What `idm import keyrock` needs to seal jwt secrets with the deployment's own key.
+    expect(outputs.AtRestKeySecretArn.Value).toEqual({ Ref: expect.stringMatching(/^AtRestKey/) });
     expect(outputs.TableName.Value).toEqual({ Ref: logicalId(synth.stack.table) });
   });
 });

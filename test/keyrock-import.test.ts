@@ -30,11 +30,15 @@ let app: Registered;
 let env: NodeJS.ProcessEnv;
 
 function idm(...args: string[]): Promise<Run> {
+  return idmWith(env, ...args);
+}
+
+function idmWith(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['bin/idm.mjs', ...args],
-      { env, timeout: 120_000 },
+      { env: environment, timeout: 120_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
       },
@@ -310,5 +314,15 @@ describe('idm import keyrock', () => {
     const notUrl = await idm('import', 'keyrock', '--from', 'idm.example.com');
     expect(notUrl.code).toBe(1);
     expect(notUrl.stderr).toMatch(/--from must be a URL/);
+  });
+
+  it('refuses to write into a deployed table without the stack’s at-rest key, before reading anything', async () => {
+    // A deployed table: no DynamoDB endpoint of our own. Nothing is contacted before the refusal.
+    const { IDM_DYNAMODB_ENDPOINT: _local, ...deployed } = env;
+    const run = await idmWith(deployed, 'import', 'keyrock', '--from', maria.url('idm'));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/needs IDM_AT_REST_KEY_SECRET \(the stack output AtRestKeySecretArn\)/);
   });
 });
