@@ -71,3 +71,13 @@ export interface RedirectTarget {
   mode: 'query' | 'fragment';
   state?: string | undefined;
 }
+
+/**
+ * How a user signed in, as RFC 8176 names the methods for the ID token's `amr` (OIDC Core §2):
+ * `pwd` a password, `otp` a one-time code (an authenticator app's or a recovery code), `mfa`
+ * more than one factor. A passkey is always `mfa`: after a password it is the second factor, and
+ * alone it must have verified the user (PIN or biometric) on the device that holds the key.
+ * RFC 8176 has no value for a WebAuthn credential as such, and `hwk`/`swk` would claim to know
+ * whether the key is hardware-bound or synced, which an attestation-free passkey does not say.
+ */
+export type AuthMethod = 'pwd' | 'otp' | 'mfa';

@@ -1,13 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../shared/store/keys.js';
-import { basic, newApp, newUser, PASSWORD, postForm, signedIn } from './support/oauth.js';
+import {
+  authorizeLocation,
+  basic,
+  CALLBACK,
+  newApp,
+  newUser,
+  PASSWORD,
+  postForm,
+  signedIn,
+} from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
-// Issue 14: two-factor sign-in (authenticator app, recovery codes; passkeys' refusals here, their
-// whole walk in test/browser-two-factor.test.ts) through the local server.
+// Two-factor sign-in (authenticator app, recovery codes; passkeys' refusals here, their whole
+// walk in test/browser-two-factor.test.ts) through the local server.
 let service: TestService;
 let atRestKeyFile: string;
 beforeAll(async () => {
@@ -169,6 +179,52 @@ describe('signing in with two-factor on', () => {
     expect(replay.body.error_description).toBe(
       'This code was used already; wait for the next one from your app.',
     );
+  });
+
+  it('tells OpenID clients how the user signed in: amr pwd, or pwd, otp and mfa (RFC 8176)', async () => {
+    const owner = await newUser(service.db, 'amr-owner');
+    const app = await newApp(service.db, owner.id);
+    const idTokenAfter = async (setCookie: string | null) => {
+      const cookie = setCookie!.split(';')[0]!;
+      const session = await call('GET', '/api/session', undefined, { cookie, csrf: '' });
+      const location = await authorizeLocation(
+        service.url,
+        {
+          response_type: 'code',
+          client_id: app.app.clientId,
+          redirect_uri: CALLBACK,
+          scope: 'openid',
+          nonce: 'n-amr',
+          state: 's',
+        },
+        { cookie, csrf: session.body.csrfToken },
+      );
+      const res = await postForm(
+        `${service.url}/oauth2/token`,
+        {
+          grant_type: 'authorization_code',
+          code: location.searchParams.get('code')!,
+          redirect_uri: CALLBACK,
+        },
+        { authorization: basic(app.app.clientId, app.secret) },
+      );
+      expect(res.status).toBe(200);
+      return decodeJwt(((await res.json()) as { id_token: string }).id_token);
+    };
+
+    const plain = await newUser(service.db, 'amr-plain');
+    const password = await passwordStep(plain.email);
+    expect(password.status).toBe(200);
+    expect((await idTokenAfter(password.cookie)).amr).toEqual(['pwd']);
+
+    const { user, secret } = await enrolled('amr-totp');
+    const first = await passwordStep(user.email);
+    const second = await call('POST', '/api/session/verify', {
+      ticket: first.body.secondFactor.ticket,
+      code: codeAt(secret, 1),
+    });
+    expect(second.status).toBe(200);
+    expect((await idTokenAfter(second.cookie)).amr).toEqual(['pwd', 'otp', 'mfa']);
   });
 
   it('takes each recovery code once', async () => {

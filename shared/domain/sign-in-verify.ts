@@ -60,7 +60,8 @@ export async function completeSignIn(
     if (counter === undefined) return refuse();
     if (!(await takeTicket(db, ticket.digest))) throw ticketGone();
     await touchPasskey(db, userId, passkey.id, counter);
-    return startSession(db, userId, previous);
+    // RFC 8176 (oidc/claims.ts): a passkey after the password, or alone with user verification.
+    return startSession(db, userId, previous, ticket.email ? ['pwd', 'mfa'] : ['mfa']);
   }
 
   if (ticket.userId === undefined || !ticket.email) {
@@ -68,5 +69,5 @@ export async function completeSignIn(
   }
   await verifySecondFactorCode(db, ticket.userId, ticket.email, codeField(input.code));
   if (!(await takeTicket(db, ticket.digest))) throw ticketGone();
-  return startSession(db, ticket.userId, previous);
+  return startSession(db, ticket.userId, previous, ['pwd', 'otp', 'mfa']);
 }

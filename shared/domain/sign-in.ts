@@ -1,5 +1,6 @@
 import { config } from '../config.js';
 import { randomToken, sha256 } from '../crypto.js';
+import type { AuthMethod } from '../model.js';
 import type { Db } from '../store/db.js';
 import { createSession, deleteSession, type Session } from '../store/sessions.js';
 import { hasSecondFactor, putTicket, readTwoFactor, type StoredPasskey } from '../store/two-factor.js';
@@ -62,9 +63,10 @@ export async function startSession(
   db: Db,
   userId: number,
   previous: Session | undefined,
+  amr: readonly AuthMethod[],
 ): Promise<{ id: string; session: Session }> {
   if (previous) await deleteSession(db, previous);
-  return createSession(db, userId, config().sessionIdleTtl);
+  return createSession(db, userId, config().sessionIdleTtl, amr);
 }
 
 /**
@@ -81,7 +83,8 @@ export async function passwordSignIn(
 ): Promise<SignInOutcome> {
   const userId = await checkPassword(db, email, password);
   const record = await readTwoFactor(db, userId);
-  if (!hasSecondFactor(record)) return { kind: 'session', ...(await startSession(db, userId, previous)) };
+  if (!hasSecondFactor(record))
+    return { kind: 'session', ...(await startSession(db, userId, previous, ['pwd'])) };
   const ticket = randomToken(32);
   const challenge = record.passkeys.length > 0 ? randomToken(32) : undefined;
   await putTicket(db, {

@@ -78,6 +78,7 @@ async function issue(
       // The ID token issued for this code carries them (OIDC Core §2 auth_time, §3.1.2.1 nonce).
       nonce: request.nonce,
       authTime: session.authTime,
+      amr: session.amr,
       grantId: randomUUID(),
       expiresAt: nowSeconds() + config().authorizationCodeTtl,
     });
@@ -107,6 +108,7 @@ async function issue(
       scope: request.scope,
       nonce: request.nonce,
       authTime: session.authTime,
+      amr: session.amr,
       // OIDC Core §3.2.2.10: at_hash is REQUIRED when an access token comes with the ID token.
       accessToken: minted?.accessToken,
       lifetime: config().accessTokenTtl,

@@ -43,6 +43,7 @@ export const CLAIMS_SUPPORTED = [
   'exp',
   'iat',
   'auth_time',
+  'amr',
   'nonce',
   'at_hash',
   'name',

@@ -21,6 +21,8 @@ export interface IdTokenInput {
   subject: string;
   /** When the user signed in (epoch seconds), if known. */
   authTime?: number | undefined;
+  /** How the user signed in (RFC 8176 values, model.ts `AuthMethod`), if known. */
+  amr?: readonly string[] | undefined;
   nonce?: string | undefined;
   /** Issued with the ID token: at_hash binds it (§3.1.3.6, §3.2.2.10). */
   accessToken?: string | undefined;
@@ -41,6 +43,7 @@ export function idTokenClaims(input: IdTokenInput): JWTPayload {
     exp: now + input.lifetime,
     iat: now,
     ...(input.authTime !== undefined ? { auth_time: input.authTime } : {}),
+    ...(input.amr && input.amr.length > 0 ? { amr: [...input.amr] } : {}),
     // §3.1.2.1: the nonce is passed through unmodified when the request carried one.
     ...(input.nonce !== undefined ? { nonce: input.nonce } : {}),
     ...(input.accessToken !== undefined ? { at_hash: halfHash(input.accessToken) } : {}),
@@ -60,6 +63,7 @@ export interface UserIdToken {
   scope: string | undefined;
   nonce?: string | undefined;
   authTime?: number | undefined;
+  amr?: readonly string[] | undefined;
   /** The access token issued with it, if any (at_hash). */
   accessToken?: string | undefined;
   lifetime: number;
@@ -76,6 +80,7 @@ export function userIdToken(input: UserIdToken): Promise<string> {
       clientId: input.clientId,
       subject: subjectOf(input.user.id),
       authTime: input.authTime,
+      amr: input.amr,
       nonce: input.nonce,
       accessToken: input.accessToken,
       claims: standardClaims(input.user, scopesOf(input.scope)),

@@ -19,12 +19,15 @@ export interface Session {
   expiresAt: number;
   /** When the user signed in (epoch seconds; OIDC `auth_time`). Absent on older sessions. */
   authTime?: number | undefined;
+  /** How the user signed in (RFC 8176 values; the ID token's `amr`). Absent on older sessions. */
+  amr?: string[] | undefined;
 }
 
 export async function createSession(
   db: Db,
   userId: number,
   idleSeconds: number,
+  amr?: readonly string[],
 ): Promise<{ id: string; session: Session }> {
   const id = randomToken(32);
   const session: Session = {
@@ -33,6 +36,7 @@ export async function createSession(
     csrfToken: randomToken(24),
     expiresAt: nowSeconds() + idleSeconds,
     authTime: nowSeconds(),
+    ...(amr ? { amr: [...amr] } : {}),
   };
   await db.doc.send(
     new PutCommand({
@@ -61,6 +65,7 @@ export async function getSession(db: Db, id: string | undefined): Promise<Sessio
     csrfToken: item.csrfToken as string,
     expiresAt: Number(item.expiresAt),
     authTime: item.authTime as number | undefined,
+    amr: item.amr as string[] | undefined,
   };
 }
 

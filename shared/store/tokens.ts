@@ -43,6 +43,8 @@ export interface CodeRecord {
   /** OpenID Connect: the request's nonce and the user's sign-in time, for the ID token. */
   nonce?: string | undefined;
   authTime?: number | undefined;
+  /** How the user signed in (RFC 8176), for the ID token's `amr`. */
+  amr?: string[] | undefined;
   grantId: string;
   expiresAt: number;
   redeemed: boolean;
@@ -96,6 +98,7 @@ export function toCode(item: Item): CodeRecord {
     codeChallenge: item.codeChallenge as string | undefined,
     nonce: item.nonce as string | undefined,
     authTime: item.authTime as number | undefined,
+    amr: item.amr as string[] | undefined,
     grantId: item.grantId as string,
     expiresAt: Number(item.expiresAt),
     redeemed: item.redeemed === true,

@@ -94,6 +94,7 @@ export const authorizationCode: Grant = {
       scope: code.scope,
       nonce: code.nonce,
       authTime: code.authTime,
+      amr: code.amr,
       accessToken: minted.accessToken,
       lifetime: config().accessTokenTtl,
     });
