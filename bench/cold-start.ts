@@ -23,7 +23,6 @@ export const WATCHED_PACKAGES = [
   'bcryptjs',
   'jose',
   '@aws-sdk/client-s3',
-  '@aws-lambda-powertools/logger',
   'mysql2',
   'nodemailer',
   '@simplewebauthn/server',

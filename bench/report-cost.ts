@@ -82,7 +82,7 @@ export function costSection(cost: CostResult, inProcess: InProcessResult): strin
       : '',
     '',
     cc && ccJwt
-      ? `With JWT access tokens (RFC 9068) the client-credentials grant costs ${usd(ccJwt.perMillion.total)} per million against ${usd(cc.perMillion.total)} with opaque tokens: DynamoDB ${usd(ccJwt.perMillion.dynamodb)} instead of ${usd(cc.perMillion.dynamodb)} (one read, no write), Lambda ${usd(ccJwt.perMillion.lambdaRequests + ccJwt.perMillion.lambdaDuration)} instead of ${usd(cc.perMillion.lambdaRequests + cc.perMillion.lambdaDuration)} (the signature's CPU, and one round trip less).`
+      ? `With JWT access tokens (RFC 9068) the client-credentials grant costs ${usd(ccJwt.perMillion.total)} per million against ${usd(cc.perMillion.total)} with opaque tokens: DynamoDB ${usd(ccJwt.perMillion.dynamodb)} instead of ${usd(cc.perMillion.dynamodb)} (one read, no write), Lambda ${usd(ccJwt.perMillion.lambdaRequests + ccJwt.perMillion.lambdaDuration)} instead of ${usd(cc.perMillion.lambdaRequests + cc.perMillion.lambdaDuration)} (the signature's CPU, and one round trip less). Behind the API alone, without the CloudFront distribution in front of it (the figure earlier reports compared before CloudFront was added), that is ${usd(ccJwt.perMillion.total - ccJwt.perMillion.cloudfront)} against ${usd(cc.perMillion.total - cc.perMillion.cloudfront)}.`
       : '',
     '',
     appOrganizationsNote(inProcess),

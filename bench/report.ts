@@ -241,7 +241,7 @@ function coldSection(cold: ColdStartResult): string {
           fmt(f.initMedianMs / refWall, 2),
           fmt(ratio, 2),
           verdict,
-          f.watched.filter((p) => p !== '@aws-lambda-powertools/logger').join(', ') || '—',
+          f.watched.join(', ') || '—',
         ];
       }),
   ];

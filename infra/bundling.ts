@@ -16,7 +16,7 @@ export const NODE_RUNTIME_MAJOR = 22;
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
 /**
- * Lets CommonJS dependencies that call `require` run inside an ES module bundle (powertools,
+ * Lets CommonJS dependencies that call `require` run inside an ES module bundle (nodemailer,
  * parts of the AWS SDK's dependency tree).
  */
 export const ESM_REQUIRE_BANNER =

@@ -8,7 +8,7 @@ function captured(fn: () => void): Record<string, unknown>[] {
     lines.push(String(chunk));
     return true;
   };
-  // Powertools writes INFO to stdout and WARN/ERROR to stderr.
+  // INFO goes to stdout, WARN and ERROR to stderr.
   const spies = [
     vi.spyOn(process.stdout, 'write').mockImplementation(keep),
     vi.spyOn(process.stderr, 'write').mockImplementation(keep),
@@ -75,5 +75,50 @@ describe('logger redaction', () => {
     expect(JSON.stringify(line)).toContain('boom');
     expect(JSON.stringify(line)).toMatch(/stack/);
     expect(JSON.stringify(line)).not.toContain('tok-1');
+  });
+
+  it('names the trace Lambda gives the invocation, and the error’s cause', () => {
+    vi.stubEnv(
+      '_X_AMZN_TRACE_ID',
+      'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
+    );
+    const [line] = captured(() =>
+      logger.error('store failed', { error: new Error('outer', { cause: new Error('inner') }) }),
+    );
+    vi.unstubAllEnvs();
+    expect(line).toMatchObject({
+      level: 'ERROR',
+      message: 'store failed',
+      service: 'gatehouse',
+      xray_trace_id: '1-5759e988-bd862e3fe1be46a994272793',
+      error: { name: 'Error', message: 'outer', cause: { name: 'Error', message: 'inner' } },
+    });
+    expect(Date.parse(line!.timestamp as string)).not.toBeNaN();
+  });
+
+  it('still writes a line when the fields cannot be serialised', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const [line] = captured(() => logger.warn('odd input', { cycle }));
+    expect(line).toMatchObject({ level: 'WARN', message: 'odd input' });
+  });
+});
+
+describe('log level', () => {
+  it('writes nothing below IDM_LOG_LEVEL, and nothing at all when SILENT', async () => {
+    const fresh = async (level: string) => {
+      vi.stubEnv('IDM_LOG_LEVEL', level);
+      vi.resetModules();
+      const module = await import('../shared/log.js');
+      vi.unstubAllEnvs();
+      return module.logger;
+    };
+    const warnOnly = await fresh('WARN');
+    expect(captured(() => warnOnly.info('hidden'))).toEqual([]);
+    expect(captured(() => warnOnly.error('shown'))).toMatchObject([{ level: 'ERROR', message: 'shown' }]);
+    const silent = await fresh('SILENT');
+    expect(captured(() => silent.error('hidden'))).toEqual([]);
+    const debug = await fresh('debug');
+    expect(captured(() => debug.debug('shown'))).toMatchObject([{ level: 'DEBUG', message: 'shown' }]);
   });
 });
