@@ -43,7 +43,7 @@ export interface Verdict {
 /** The logo function (image processing with sharp) is exempt from the init budget. */
 const isLogo = (routeKeys: string[]) => routeKeys.some((r) => /\/logo$/.test(r));
 
-/** Every budget of issue 6, judged on this run's figures. */
+/** Every budget the benchmark checks, judged on this run's figures. */
 export function verdicts(input: Pick<ReportInput, 'cold' | 'inProcess' | 'runtime'>): Verdict[] {
   const out: Verdict[] = [];
   // A wrong answer stops the run before any report (bench/answers.ts), so a report says "met".

@@ -1,5 +1,5 @@
 /**
- * The requests the benchmark measures, one per endpoint and case named in issue 6. Each builds
+ * The requests the benchmark measures, one per endpoint and case that matters. Each builds
  * its request from the fixture; single-use credentials (codes, refresh tokens) are minted fresh
  * per request when `fresh` is set, or reused when the store is a mock that never consumes them.
  * Each also says what it must answer (status, and the body's shape): bench/answers.ts stops the
@@ -30,7 +30,7 @@ export interface ScenarioContext {
 export interface Scenario {
   id: string;
   label: string;
-  /** Issue 6 budget: at most this many sequential DynamoDB round trips. */
+  /** Budget: at most this many sequential DynamoDB round trips. */
   maxRoundTrips?: number;
   expectStatus: number;
   /** What the body must look like, from the fixture it was asked about. */

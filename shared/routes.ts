@@ -110,7 +110,7 @@ const declared = [
     table: 'write',
     logos: 'none',
   },
-  // Two-factor sign-in (issue 14). The second step of a sign-in and a passkey sign-in have no
+  // Two-factor sign-in. The second step of a sign-in and a passkey sign-in have no
   // session yet (a ticket from the first step stands for the password); like sign-in they take
   // only application/json. Changing one's factors needs the session, its CSRF token and the password.
   {
@@ -201,7 +201,7 @@ const declared = [
     logos: 'none',
     memory: 1024,
   },
-  // Accounts (issue 14): e-mail verification and password reset. Public (no session to protect
+  // Accounts: e-mail verification and password reset. Public (no session to protect
   // with CSRF); the "send me a link" routes answer the same for every address.
   {
     method: 'POST',
@@ -238,7 +238,7 @@ const declared = [
     logos: 'none',
     memory: 1024,
   },
-  // Account settings (issue 14): one's own name, password, e-mail, sessions, and deleting the
+  // Account settings: one's own name, password, e-mail, sessions, and deleting the
   // account. Every change needs the session and its CSRF token; password, e-mail and deletion
   // also the password again (bcrypt: more memory buys CPU). Following the e-mail change link is
   // public, like the verification link: the link's token is what proves the request.
@@ -310,7 +310,7 @@ const declared = [
     table: 'write',
     logos: 'none',
   },
-  // The administrator page (issue 14): users with search and paging, disabling and enabling,
+  // The administrator page: users with search and paging, disabling and enabling,
   // the administrator flag, the SCIM totals. Administrators only: anyone else gets 403.
   {
     method: 'GET',

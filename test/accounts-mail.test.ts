@@ -7,7 +7,7 @@ import { linkIn, mailsTo, waitForMail } from './support/mail.js';
 import { basic, newApp, postForm } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
-// Issue 14, first slice: mail, e-mail verification and password reset, through the local server
+// Mail, e-mail verification and password reset, through the local server
 // with the run's real maildev (test/global-setup.ts): each mail is read over maildev's HTTP API.
 let service: TestService;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { linkIn, waitForMail } from './support/mail.js';
 import { basic, newApp, postForm } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
-// Account settings (issue 14) through the local server: name, password, e-mail (re-verified
+// Account settings through the local server: name, password, e-mail (re-verified
 // through the run's maildev), sessions, and deleting the account.
 let service: TestService;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { expectKeyrockError, keyrockClient } from './support/keyrock.js';
 import { authorizeLocation, basic, CALLBACK, newApp, postForm, signedIn } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
-// The administrator page (issue 14) through the local server: the directory with search and
+// The administrator page through the local server: the directory with search and
 // paging, disabling and enabling (tokens stop at once), the administrator flag, the SCIM totals.
 let service: TestService;
 beforeAll(async () => {

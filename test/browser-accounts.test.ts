@@ -6,7 +6,7 @@ import { linkIn, waitForMail } from './support/mail.js';
 import { startService, type TestService } from './support/service.js';
 
 /**
- * Issue 14 in Debian's Chromium: the sign-in page's "send the link again" for an unconfirmed
+ * In Debian's Chromium: the sign-in page's "send the link again" for an unconfirmed
  * address, the mailed verification link, and "Forgot your password?" through the mailed reset
  * link, with mail read from the run's maildev.
  */

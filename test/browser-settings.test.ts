@@ -10,7 +10,7 @@ import { basic, newApp, postForm } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
 /**
- * Issue 14 in Debian's Chromium: the account settings page (name, e-mail through the mailed
+ * In Debian's Chromium: the account settings page (name, e-mail through the mailed
  * link, password, sessions, the two-factor section mounted, deleting the account) and the
  * administrator page (search, paging, disabling a user whose token then fails at /user).
  */

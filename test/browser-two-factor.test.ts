@@ -10,7 +10,7 @@ import { CALLBACK, newApp } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
 /**
- * Issue 14's two-factor walk in Debian's Chromium: enrol an authenticator app from account
+ * The two-factor walk in Debian's Chromium: enrol an authenticator app from account
  * settings, sign out, sign in with a code computed from the secret, sign in with a recovery code,
  * register a passkey with Chromium's virtual authenticator (CDP WebAuthn domain) and sign in
  * with it, alone and as the second step after the password.

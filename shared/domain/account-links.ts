@@ -23,7 +23,7 @@ import { reauthenticate } from './two-factor.js';
 import * as v from './validate.js';
 
 /**
- * E-mail verification and password reset (issue 14). Links carry a random 256-bit token; only
+ * E-mail verification and password reset. Links carry a random 256-bit token; only
  * its SHA-256 digest is stored. The public requests ("send me a link") answer the same whether
  * or not an account has the address, and are rate-limited per address and per client address.
  */
