@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -414,6 +416,65 @@ describe('the portal in Chromium', () => {
     await page.waitForURL(/^https:\/\/rp\.example\.test\/callback\?/);
     expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
     await page.close();
+    expect(browser.problems).toEqual([]);
+  }, 60_000);
+
+  it('answers prompt=none without showing a page: consent_required, a code, login_required (OpenID Connect)', async () => {
+    const owner = await createUser(service.db, {
+      email: 'silent-dev@example.com',
+      nickName: 'silent-dev',
+      displayName: 'Silent dev',
+      passwordHash: 'unused',
+    });
+    // The relying party's callback: a real server on loopback (the redirect after a GET is followed
+    // by the browser's network stack, which a route handler does not see).
+    const rp = createServer((_req, res) => res.end('rp callback'));
+    await new Promise<void>((resolve) => rp.listen(0, '127.0.0.1', resolve));
+    const rpUrl = `http://127.0.0.1:${(rp.address() as AddressInfo).port}`;
+    const callback = `${rpUrl}/callback`;
+    const { app } = await registerApplication(
+      service.db,
+      { kind: 'user', userId: owner.id, actorId: owner.actorId },
+      { name: 'Silent RP', description: 'An RP', url: rpUrl, callbackUrl: callback },
+    );
+    const page = await browser.openPage();
+    const authorize = (prompt?: string) => {
+      const url = new URL(`${service.url}/oauth2/authorize`);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: app.clientId,
+        redirect_uri: callback,
+        scope: 'openid',
+        nonce: 'n-silent',
+        state: 'st-silent',
+        ...(prompt ? { prompt } : {}),
+      }).toString();
+      return url.toString();
+    };
+    const back = async () => {
+      await page.waitForURL((url) => url.href.startsWith(`${callback}?`));
+      const params = new URL(page.url()).searchParams;
+      expect(params.get('state')).toBe('st-silent');
+      return params;
+    };
+    // Carol is signed in but has never approved this application (OIDC Core §3.1.2.6).
+    await page.goto(authorize('none'));
+    expect((await back()).get('error')).toBe('consent_required');
+    // She approves it once, through the consent page.
+    await page.goto(authorize());
+    await page.getByRole('button', { name: 'Allow' }).click();
+    expect((await back()).get('code')).toBeTruthy();
+    // Now a silent request gets a code straight away.
+    await page.goto(authorize('none'));
+    expect((await back()).get('code')).toBeTruthy();
+    // Without a session it cannot ask her to sign in: login_required.
+    await page.context().clearCookies();
+    await page.goto(authorize('none'));
+    const signedOut = await back();
+    expect(signedOut.get('error')).toBe('login_required');
+    expect(signedOut.get('code')).toBeNull();
+    await page.close();
+    rp.close();
     expect(browser.problems).toEqual([]);
   }, 60_000);
 

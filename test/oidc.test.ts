@@ -129,6 +129,21 @@ describe('the code flow with PKCE (openid-client)', () => {
     expect(header.alg).toBe('RS256');
   });
 
+  it('refreshes through openid-client: new tokens for UserInfo, the old refresh token spent', async () => {
+    const { tokens } = await codeFlow('openid profile');
+    expect(tokens.refresh_token).toBeTruthy();
+    const refreshed = await client.refreshTokenGrant(oidc, tokens.refresh_token!);
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect(refreshed.refresh_token).toBeTruthy();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    const info = await client.fetchUserInfo(oidc, refreshed.access_token, String(alice.id));
+    expect(info).toMatchObject({ sub: String(alice.id), name: alice.displayName });
+    // RFC 6749 §10.4 / RFC 9700 §4.14: a rotated refresh token is refused when used again.
+    await expect(client.refreshTokenGrant(oidc, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
   it('releases only the scopes’ claims: openid alone gives sub and no profile or email', async () => {
     const { tokens } = await codeFlow('openid');
     const claims = tokens.claims()!;
