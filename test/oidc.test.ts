@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { idTokenClaims, signJwt } from '../shared/oidc/id-token.js';
 import type { User } from '../shared/store/users.js';
 import {
@@ -141,6 +141,29 @@ describe('the code flow with PKCE (openid-client)', () => {
     // RFC 6749 §10.4 / RFC 9700 §4.14: a rotated refresh token is refused when used again.
     await expect(client.refreshTokenGrant(oidc, tokens.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
+    });
+  });
+
+  it('returns the request’s nonce unchanged, so a client expecting another refuses the ID token', async () => {
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(oidc, {
+      redirect_uri: CALLBACK,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      nonce: 'the-nonce-sent',
+      state: 'st',
+    });
+    const callback = await authorizeLocation(service.url, Object.fromEntries(url.searchParams), browser);
+    // OIDC Core §3.1.3.7 step 11: the client compares the nonce with the one it sent.
+    await expect(
+      client.authorizationCodeGrant(oidc, callback, {
+        pkceCodeVerifier: verifier,
+        expectedNonce: 'another-nonce',
+        expectedState: 'st',
+      }),
+    ).rejects.toMatchObject({
+      cause: { message: 'unexpected ID Token "nonce" claim value' },
     });
   });
 
@@ -327,6 +350,21 @@ describe('introspection (RFC 7662)', () => {
     expect(await client.tokenIntrospection(oidc, 'unknown-token')).toEqual({ active: false });
     await client.tokenRevocation(oidc, tokens.access_token);
     expect(await client.tokenIntrospection(oidc, tokens.access_token)).toEqual({ active: false });
+  });
+
+  it('says active: false for a token past its expiry, and for an ID token', async () => {
+    const { tokens } = await codeFlow('openid');
+    expect((await client.tokenIntrospection(oidc, tokens.access_token)).active).toBe(true);
+    // An ID token is for the client, not a credential (RFC 7662 describes access and refresh tokens).
+    expect(await client.tokenIntrospection(oidc, tokens.id_token!)).toEqual({ active: false });
+    // The service runs in this process: an hour and a minute later the access token has expired.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61 * 60_000);
+      expect(await client.tokenIntrospection(oidc, tokens.access_token)).toEqual({ active: false });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('needs client authentication and a token', async () => {
