@@ -6,7 +6,6 @@
  * tokens obtained from the token endpoint itself.
  */
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../shared/config.js';
 import { registerUser } from '../shared/domain/accounts.js';
 import { registerApplication } from '../shared/domain/applications.js';
@@ -232,7 +231,7 @@ export async function loadUsers(
       for (let i = start; i < next; i++)
         pending.push(...itemsOf(i).map((Item) => ({ PutRequest: { Item } })));
       while (pending.length > 0) {
-        const out = await db.doc.send(new BatchWriteCommand({ RequestItems: { [db.table]: pending } }));
+        const out = await db.doc.batchWrite({ RequestItems: { [db.table]: pending } });
         pending = (out.UnprocessedItems?.[db.table] ?? []) as typeof pending;
       }
     }
@@ -258,7 +257,7 @@ export async function loadOrgAuthorizations(
       let pending = items.slice(next, next + 25).map((Item) => ({ PutRequest: { Item } }));
       next += 25;
       while (pending.length > 0) {
-        const out = await db.doc.send(new BatchWriteCommand({ RequestItems: { [db.table]: pending } }));
+        const out = await db.doc.batchWrite({ RequestItems: { [db.table]: pending } });
         pending = (out.UnprocessedItems?.[db.table] ?? []) as typeof pending;
       }
     }

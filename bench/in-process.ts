@@ -7,7 +7,6 @@
  * small iteration counts. Progress goes to stderr; stdout carries the handlers' log lines.
  */
 import { writeFileSync } from 'node:fs';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
 import { db as processDb } from '../shared/store/db.js';
 import { keys } from '../shared/store/keys.js';
@@ -141,15 +140,13 @@ async function addUsers(count: number, hash: string): Promise<void> {
   const started = performance.now();
   await loadUsers(db, count, hash);
   // Keep the SCIM total true to the table, as createUser's transaction would.
-  await db.doc.send(
-    new UpdateCommand({
-      TableName: db.table,
-      Key: keys.stats(),
-      UpdateExpression: 'ADD #u :n',
-      ExpressionAttributeNames: { '#u': 'users' },
-      ExpressionAttributeValues: { ':n': count },
-    }),
-  );
+  await db.doc.update({
+    TableName: db.table,
+    Key: keys.stats(),
+    UpdateExpression: 'ADD #u :n',
+    ExpressionAttributeNames: { '#u': 'users' },
+    ExpressionAttributeValues: { ':n': count },
+  });
   log(`loaded ${count} users in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -3,7 +3,6 @@
  * (bench/answers.ts): a wrong status or body shape throws WrongAnswer at once, so no figure of
  * an error path reaches the report. Section 3 runs the scenarios against the canned stores.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
 import { generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { SIGNING_ALGS, type SigningAlg } from '../shared/model.js';
@@ -48,7 +47,7 @@ export async function snapshot(db: Db): Promise<Item[]> {
   const items: Item[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await db.doc.send(new ScanCommand({ TableName: db.table, ExclusiveStartKey: start }));
+    const out = await db.doc.scan({ TableName: db.table, ExclusiveStartKey: start });
     items.push(...((out.Items ?? []) as Item[]));
     start = out.LastEvaluatedKey;
   } while (start);

@@ -1,28 +1,27 @@
 /**
- * aws-sdk-client-mock answering the document client from a snapshot of the benchmark's table, so
- * handlers run their whole code path with no I/O: GetItem, BatchGetItem and Query (the key
- * conditions ops.ts builds) read the snapshot; writes succeed without changing it, except PutItem,
- * which stores its item (a code or token put during a request can be read back). Single-use
- * values therefore stay usable, which is what a throughput loop over one request needs. A command
- * it has no answer for throws, so a new kind of read fails the request instead of finding nothing.
+ * aws-sdk-client-mock answering DynamoDBClient from a snapshot of the benchmark's table, so
+ * handlers run their whole code path, the store's document layer (shared/store/doc.ts) with its
+ * marshalling included, with no I/O: GetItem, BatchGetItem and Query (the key conditions ops.ts
+ * builds) read the snapshot; writes succeed without changing it, except PutItem, which stores its
+ * item (a code or token put during a request can be read back). Single-use values therefore stay
+ * usable, which is what a throughput loop over one request needs. A command it has no answer for
+ * throws, so a new kind of read fails the request instead of finding nothing. The answers are in
+ * DynamoDB's wire form, the same ones wire-store.ts serves one layer lower.
  */
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
+  BatchGetItemCommand,
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
   QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Item } from '../shared/store/ops.js';
-
-type Key = { PK: string; SK: string };
-
-const id = (k: { PK?: unknown; SK?: unknown }) => `${String(k.PK)}\u0000${String(k.SK)}`;
 
 export interface KeyCondition {
   pkName: string;
@@ -71,73 +70,98 @@ export function sortKeyMatches(c: KeyCondition, value: string | undefined): bool
   return true;
 }
 
-export function mockFromSnapshot(items: Item[], table: string): { restore(): void } {
-  const store = new Map(items.map((i) => [id(i), i]));
-  // Base-table queries read one partition, as DynamoDB does; index queries filter everything.
-  const partitions = new Map<string, Item[]>();
-  const addToPartition = (i: Item) => {
-    const list = partitions.get(String(i.PK)) ?? [];
-    partitions.set(String(i.PK), [...list.filter((x) => x.SK !== i.SK), i]);
-  };
-  for (const i of items) addToPartition(i);
-  // Partitions are kept sorted by sort key, as DynamoDB returns them.
-  for (const list of partitions.values()) list.sort((a, b) => byCode(String(a.SK), String(b.SK)));
+/** An item, key or expression-value map in DynamoDB's wire form. */
+type Wire = Record<string, Record<string, unknown>>;
 
-  const get = (input: { Key: Key }) => {
-    const item = store.get(id(input.Key));
-    return item ? { Item: structuredClone(item) } : {};
+const S = (value: unknown) => (value as { S?: string } | undefined)?.S;
+const wireId = (k: Wire) => `${S(k.PK)}\u0000${S(k.SK)}`;
+
+/**
+ * The snapshot as a table answering DynamoDB operations by name ('GetItem', 'Query', ...), wire
+ * form in and out. Base-table queries read one partition, kept sorted by sort key as DynamoDB
+ * returns them (code-unit order); index queries filter everything and sort.
+ */
+export function cannedTable(
+  items: Item[],
+  table: string,
+): (operation: string, input: Record<string, unknown>) => unknown {
+  const store = new Map<string, Wire>();
+  const partitions = new Map<string, Wire[]>();
+  const put = (item: Wire) => {
+    store.set(wireId(item), item);
+    const list = (partitions.get(S(item.PK)!) ?? []).filter((x) => S(x.SK) !== S(item.SK));
+    list.push(item);
+    list.sort((a, b) => byCode(S(a.SK) ?? '', S(b.SK) ?? ''));
+    partitions.set(S(item.PK)!, list);
   };
-  const batchGet = (input: { RequestItems: Record<string, { Keys: Key[] }> }) => {
-    const keys = input.RequestItems[table]?.Keys ?? [];
-    const found = keys.map((k) => store.get(id(k))).filter((i): i is Item => i !== undefined);
-    return { Responses: { [table]: found.map((i) => structuredClone(i)) }, UnprocessedKeys: {} };
+  for (const i of items) put(marshall(i, { removeUndefinedValues: true }) as unknown as Wire);
+
+  // Stored items are handed out as they are: the document layer unmarshals them into new objects
+  // and the wire store serialises them, so no caller can change the snapshot through an answer.
+  return (operation, input) => {
+    switch (operation) {
+      case 'GetItem': {
+        const item = store.get(wireId(input.Key as Wire));
+        return item ? { Item: item } : {};
+      }
+      case 'BatchGetItem': {
+        const request = input.RequestItems as Record<string, { Keys: Wire[] }>;
+        const found = (request[table]?.Keys ?? []).map((k) => store.get(wireId(k))).filter(Boolean);
+        return { Responses: { [table]: found }, UnprocessedKeys: {} };
+      }
+      case 'Query': {
+        const values = unmarshall(input.ExpressionAttributeValues as Parameters<typeof unmarshall>[0]);
+        const c = parseKeyCondition(String(input.KeyConditionExpression), values);
+        const sortName = c.skName ?? (input.IndexName ? 'GSI1SK' : 'SK');
+        const base = c.pkName === 'PK';
+        const candidates = base ? (partitions.get(c.pk) ?? []) : [...store.values()];
+        const found = candidates.filter((i) => S(i[c.pkName]) === c.pk && sortKeyMatches(c, S(i[sortName])));
+        if (!base) found.sort((a, b) => byCode(S(a[sortName]) ?? '', S(b[sortName]) ?? ''));
+        return { Items: found, Count: found.length, ScannedCount: found.length };
+      }
+      case 'PutItem':
+        put(input.Item as Wire);
+        return {};
+      case 'BatchWriteItem':
+        return { UnprocessedItems: {} };
+      case 'UpdateItem':
+      case 'DeleteItem':
+      case 'TransactWriteItems':
+        // Accepted, the snapshot stays as it is (codes and refresh tokens stay usable).
+        return {};
+      default:
+        // A read it cannot answer fails the request rather than finding nothing.
+        throw new Error(`canned table: no answer for ${operation}`);
+    }
   };
-  const query = (input: {
-    KeyConditionExpression: string;
-    ExpressionAttributeValues: Record<string, unknown>;
-    IndexName?: string;
-  }) => {
-    const c = parseKeyCondition(input.KeyConditionExpression, input.ExpressionAttributeValues);
-    const sortName = c.skName ?? (input.IndexName ? 'GSI1SK' : 'SK');
-    const base = c.pkName === 'PK';
-    const candidates = base ? (partitions.get(c.pk) ?? []) : [...store.values()];
-    const found = candidates.filter(
-      (i) => i[c.pkName] === c.pk && sortKeyMatches(c, i[sortName] as string | undefined),
-    );
-    if (!base) found.sort((a, b) => byCode(String(a[sortName]), String(b[sortName])));
-    return { Items: found.map((i) => structuredClone(i)), Count: found.length };
-  };
-  const put = (input: { Item: Item }) => {
-    store.set(id(input.Item), input.Item);
-    addToPartition(input.Item);
-    partitions.get(String(input.Item.PK))!.sort((a, b) => byCode(String(a.SK), String(b.SK)));
-    return {};
-  };
+}
+
+export function mockFromSnapshot(items: Item[], table: string): { restore(): void } {
+  const answer = cannedTable(items, table);
   // One fake on the mock's send stub, dispatching on the command's class: with one `.on(Command)`
   // behaviour per command, aws-sdk-client-mock matches every call against each (sinon's deep
   // equality), which cost more CPU than the handlers under test.
-  const answers = new Map<unknown, (input: never) => unknown>([
-    [GetCommand, get],
-    [BatchGetCommand, batchGet],
-    [QueryCommand, query],
-    [PutCommand, put],
-    [BatchWriteCommand, () => ({ UnprocessedItems: {} })],
-    // Accepted, the snapshot stays as it is (codes and refresh tokens stay usable).
-    [UpdateCommand, () => ({})],
-    [DeleteCommand, () => ({})],
-    [TransactWriteCommand, () => ({})],
+  const operations = new Map<unknown, string>([
+    [GetItemCommand, 'GetItem'],
+    [BatchGetItemCommand, 'BatchGetItem'],
+    [QueryCommand, 'Query'],
+    [PutItemCommand, 'PutItem'],
+    [BatchWriteItemCommand, 'BatchWriteItem'],
+    [UpdateItemCommand, 'UpdateItem'],
+    [DeleteItemCommand, 'DeleteItem'],
+    [TransactWriteItemsCommand, 'TransactWriteItems'],
   ]);
-  const mock = mockClient(DynamoDBDocumentClient);
+  const mock = mockClient(DynamoDBClient);
   let calls = 0;
-  const fake = async (command: { constructor: unknown; input: unknown }) => {
+  const fake = async (command: { constructor: unknown; input: Record<string, unknown> }) => {
     // sinon records every call; forgetting them (outside the call, as sinon requires) keeps its
     // history from growing into garbage-collector work.
     if (++calls % 256 === 0) setImmediate(() => mock.send.resetHistory());
-    const answer = answers.get(command.constructor);
-    if (!answer) {
+    const operation = operations.get(command.constructor);
+    if (!operation) {
       throw new Error(`mock store: no canned answer for ${(command.constructor as { name?: string }).name}`);
     }
-    return answer(command.input as never);
+    return answer(operation, command.input);
   };
   mock.send.callsFake(fake as unknown as Parameters<typeof mock.send.callsFake>[0]);
   return { restore: () => mock.restore() };

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../shared/crypto.js';
 import { registerUser } from '../shared/domain/accounts.js';
@@ -247,14 +246,12 @@ describe('e-mail change', () => {
       (await browser.call('POST', '/api/account/email', { email: next, password: PASSWORD })).status,
     ).toBe(202);
     const { token } = linkIn(await waitForMail(next, CHANGE));
-    await service.db.doc.send(
-      new UpdateCommand({
-        TableName: service.db.table,
-        Key: keys.accountLink(sha256(token)),
-        UpdateExpression: 'SET expiresAt = :past',
-        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
-      }),
-    );
+    await service.db.doc.update({
+      TableName: service.db.table,
+      Key: keys.accountLink(sha256(token)),
+      UpdateExpression: 'SET expiresAt = :past',
+      ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+    });
     const refused = await browser.call('POST', '/api/account/email/confirm', { token });
     expect(refused.status).toBe(400);
     expect(refused.body.error_description).toMatch(/expired/);
@@ -329,9 +326,7 @@ describe('deleting the account', () => {
     expect(await getMembership(service.db, solo.id, heir.user.id)).toMatchObject({ role: 'owner' });
     expect(await queryPartition(service.db, keys.userGrantsPartition(user.id))).toEqual([]);
     expect((await totals(service.db)).users).toBe(before.users - 1);
-    const nick = await service.db.doc.send(
-      new GetCommand({ TableName: service.db.table, Key: keys.nick(user.nickName) }),
-    );
+    const nick = await service.db.doc.get({ TableName: service.db.table, Key: keys.nick(user.nickName) });
     expect(nick.Item).toBeUndefined();
     expect((await new Browser().signIn(email)).status).toBe(401);
     const refreshed = await postForm(

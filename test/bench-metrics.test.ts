@@ -1,4 +1,3 @@
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseKeyCondition } from '../bench/mock-store.js';
 import { median, percentile } from '../bench/stats.js';
@@ -13,8 +12,8 @@ describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
   let db: Db;
   beforeAll(async () => {
     db = await testDb();
-    await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...keys.user(1), id: 1 } }));
-    await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...keys.membership(7, 1), orgId: 7 } }));
+    await db.doc.put({ TableName: db.table, Item: { ...keys.user(1), id: 1 } });
+    await db.doc.put({ TableName: db.table, Item: { ...keys.membership(7, 1), orgId: 7 } });
   });
 
   it('counts a call that waits for another as a new round trip, parallel calls as one', async () => {
@@ -50,8 +49,22 @@ describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
   it('makes a Scan visible by name', async () => {
     const counter = countDynamoDb(db.doc);
     try {
-      await db.doc.send(new ScanCommand({ TableName: db.table, Limit: 1 }));
+      await db.doc.scan({ TableName: db.table, Limit: 1 });
       expect(counter.read().byCommand.ScanCommand).toBe(1);
+    } finally {
+      counter.stop();
+    }
+  });
+
+  it('counts commands the client had already sent before it started (it caches its middleware)', async () => {
+    // The client resolves each command's stack once (cacheMiddleware): the counter must still be seen.
+    await getItem(db, keys.user(1));
+    await db.doc.scan({ TableName: db.table, Limit: 1 });
+    const counter = countDynamoDb(db.doc);
+    try {
+      await getItem(db, keys.user(1));
+      await db.doc.scan({ TableName: db.table, Limit: 1 });
+      expect(counter.read().byCommand).toEqual({ GetItemCommand: 1, ScanCommand: 1 });
     } finally {
       counter.stop();
     }
@@ -59,8 +72,10 @@ describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
 
   it('leaves the client as it was after stop(): nothing counted, no capacity requested', async () => {
     const counter = countDynamoDb(db.doc);
+    await getItem(db, keys.user(1)); // counted, and the client now holds a handler with the counter in it
     counter.stop();
-    const out = await db.doc.send(new GetCommand({ TableName: db.table, Key: keys.user(1) }));
+    counter.reset();
+    const out = await db.doc.get({ TableName: db.table, Key: keys.user(1) });
     expect(out.Item?.id).toBe(1);
     expect(out.ConsumedCapacity).toBeUndefined();
     expect(counter.read().calls).toBe(0);
@@ -87,10 +102,19 @@ describe('bench helpers', () => {
       expect(members.map((m) => m.orgId)).toEqual([4, 5]);
       expect((await batchGet(db, [keys.user(1), keys.user(2), keys.user(9)])).length).toBe(2);
       await transact(db, [{ Put: { TableName: db.table, Item: { ...keys.user(7), id: 7 } } }]);
-      await db.doc.send(new PutCommand({ TableName: db.table, Item: { ...keys.user(8), id: 8 } }));
+      await db.doc.put({ TableName: db.table, Item: { ...keys.user(8), id: 8 } });
       expect(await getItem(db, keys.user(8))).toMatchObject({ id: 8 });
     } finally {
       wire.restore();
+    }
+    // A second snapshot on the same client, whose handlers were resolved under the first: the
+    // client must answer from the new one (the bench swaps stores on the handlers' own client).
+    const second = wireFromSnapshot([{ ...keys.user(1), id: 1, name: 'Grace' }], db);
+    try {
+      expect(await getItem(db, keys.user(1))).toMatchObject({ name: 'Grace' });
+      expect(await getItem(db, keys.user(8))).toBeUndefined();
+    } finally {
+      second.restore();
     }
   });
 

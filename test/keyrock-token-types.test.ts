@@ -134,9 +134,7 @@ describe('token_types and jwt_secret through /v1', () => {
     });
     // Stored sealed on both items: the table holds no usable secret.
     for (const key of [keys.client(guarded.id)]) {
-      const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-      const item = (await service.db.doc.send(new GetCommand({ TableName: service.db.table, Key: key })))
-        .Item!;
+      const item = (await service.db.doc.get({ TableName: service.db.table, Key: key })).Item!;
       expect(item.jwtSecret).toMatch(/^v1\./);
       expect(JSON.stringify(item)).not.toContain(guarded.jwt_secret);
     }

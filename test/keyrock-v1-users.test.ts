@@ -58,12 +58,10 @@ describe('POST /v1/auth/tokens', () => {
     expect(expires).toBeGreaterThanOrEqual(before + 3600 - 1);
     expect(expires).toBeLessThanOrEqual(nowSeconds() + 3600 + 1);
     // Only the digest is stored.
-    const raw = await service.db.doc.send(
-      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
-        TableName: service.db.table,
-        Key: { PK: `APITOKEN#${sha256(token)}`, SK: 'APITOKEN' },
-      }),
-    );
+    const raw = await service.db.doc.get({
+      TableName: service.db.table,
+      Key: { PK: `APITOKEN#${sha256(token)}`, SK: 'APITOKEN' },
+    });
     expect(raw.Item).toMatchObject({ userId: bob.id, expiresAt: expect.any(Number) });
     expect(JSON.stringify(raw.Item)).not.toContain(token);
   });
@@ -447,23 +445,19 @@ describe('/v1/users', () => {
     expect(await getMembership(service.db, org.id, frank.id)).toBeUndefined();
     expect(await getOrganization(service.db, org.id)).toBeDefined();
     expect(await totals(service.db)).toEqual({ ...before, users: before.users - 1 });
-    const left = await service.db.doc.send(
-      new (await import('@aws-sdk/lib-dynamodb')).QueryCommand({
-        TableName: service.db.table,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': `USER#${frank.id}` },
-      }),
-    );
+    const left = await service.db.doc.query({
+      TableName: service.db.table,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `USER#${frank.id}` },
+    });
     expect(left.Items).toEqual([]);
     // The email is free again, the token is dead, the organization kept its other owner.
     expectKeyrockError(await call('GET', '/v1/users', { token }), 401);
     expect((await register('frank@test.com', 'frank again')).id).not.toBe(frank.id);
-    const orgAfter = await service.db.doc.send(
-      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
-        TableName: service.db.table,
-        Key: { PK: `ORG#${org.id}`, SK: 'PROFILE' },
-      }),
-    );
+    const orgAfter = await service.db.doc.get({
+      TableName: service.db.table,
+      Key: { PK: `ORG#${org.id}`, SK: 'PROFILE' },
+    });
     expect(orgAfter.Item!.owners).toBe(1);
     expectKeyrockError(await call('DELETE', `/v1/users/${frank.id}`, { token: adminToken }), 404);
   });

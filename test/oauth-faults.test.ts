@@ -30,13 +30,14 @@ beforeAll(async () => {
   reg = await newApp(service.db, alice.id);
 });
 afterEach(() => {
-  db().doc.middlewareStack.remove(FAULT);
+  db().doc.client.middlewareStack.remove(FAULT);
+  db().doc.reconfigured();
 });
 afterAll(() => service.close());
 
 /** Every call goes to DynamoDB Local as usual, except the command made to fail. */
 function failing(commandName: 'PutItemCommand' | 'TransactWriteItemsCommand') {
-  db().doc.middlewareStack.add(
+  db().doc.client.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName === commandName) {
         throw Object.assign(new Error('Service unavailable'), { name: 'InternalServerError' });
@@ -45,6 +46,8 @@ function failing(commandName: 'PutItemCommand' | 'TransactWriteItemsCommand') {
     },
     { step: 'initialize', name: FAULT, override: true },
   );
+  // The client caches its resolved middleware (cacheMiddleware): make it see the fault.
+  db().doc.reconfigured();
 }
 
 describe('storage failures', () => {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -459,14 +458,12 @@ describe('prompt and max_age (OIDC Core §3.1.2.1)', () => {
     await authorizeLocation(service.url, Object.fromEntries(params({})), carolBrowser);
     // The session says the user signed in ten minutes ago.
     const sessionId = carolBrowser.cookie.split('=')[1]!;
-    await service.db.doc.send(
-      new UpdateCommand({
-        TableName: service.db.table,
-        Key: { PK: `SESSION#${createHash('sha256').update(sessionId).digest('hex')}`, SK: 'SESSION' },
-        UpdateExpression: 'SET authTime = :t',
-        ExpressionAttributeValues: { ':t': Math.floor(Date.now() / 1000) - 600 },
-      }),
-    );
+    await service.db.doc.update({
+      TableName: service.db.table,
+      Key: { PK: `SESSION#${createHash('sha256').update(sessionId).digest('hex')}`, SK: 'SESSION' },
+      UpdateExpression: 'SET authTime = :t',
+      ExpressionAttributeValues: { ':t': Math.floor(Date.now() / 1000) - 600 },
+    });
     const fresh = await authorize(params({ max_age: '3600' }), carolBrowser.cookie);
     expect(new URL(fresh.headers.get('location')!).searchParams.get('code')).toEqual(expect.any(String));
     const stale = await authorize(params({ max_age: '60' }), carolBrowser.cookie);
@@ -498,12 +495,10 @@ describe('JWT access tokens (RFC 9068), for applications that choose them', () =
   const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
   const stored = async (value: string) =>
     (
-      await service.db.doc.send(
-        new GetCommand({
-          TableName: service.db.table,
-          Key: { PK: `TOKEN#${createHash('sha256').update(value).digest('hex')}`, SK: 'TOKEN' },
-        }),
-      )
+      await service.db.doc.get({
+        TableName: service.db.table,
+        Key: { PK: `TOKEN#${createHash('sha256').update(value).digest('hex')}`, SK: 'TOKEN' },
+      })
     ).Item;
 
   beforeAll(async () => {
@@ -632,9 +627,10 @@ describe('JWT access tokens (RFC 9068), for applications that choose them', () =
     expect(await client.tokenIntrospection(jwtClient, tokens.access_token)).toMatchObject({ active: true });
     await client.tokenRevocation(jwtClient, tokens.access_token);
     expect(await client.tokenIntrospection(jwtClient, tokens.access_token)).toEqual({ active: false });
-    const entry = await service.db.doc.send(
-      new GetCommand({ TableName: service.db.table, Key: { PK: `JTI#${jti}`, SK: 'REVOKED' } }),
-    );
+    const entry = await service.db.doc.get({
+      TableName: service.db.table,
+      Key: { PK: `JTI#${jti}`, SK: 'REVOKED' },
+    });
     expect(entry.Item).toMatchObject({ jti, expiresAt: exp });
     // The lookups do not read the deny-list (docs/decisions.md): /user accepts it until it expires.
     const user = await fetch(`${service.url}/user`, {

@@ -2,8 +2,12 @@
  * Faults DynamoDB Local cannot be made to produce on demand (throttling inside a transaction,
  * a run of conflicts), simulated with aws-sdk-client-mock at the SDK boundary.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  PutItemCommand,
+  TransactionCanceledException,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb } from '../shared/store/db.js';
@@ -11,7 +15,7 @@ import { TransactionFailed } from '../shared/store/ops.js';
 import { createUser } from '../shared/store/users.js';
 
 const db = createDb({ table: 'faults', endpoint: 'http://127.0.0.1:9' });
-const ddb = mockClient(db.doc);
+const ddb = mockClient(db.doc.client);
 afterEach(() => ddb.reset());
 
 const cancelled = (...codes: string[]) =>
@@ -25,8 +29,8 @@ const alice = { email: 'a@example.com', nickName: 'alice', displayName: 'A', pas
 
 describe('store under faults', () => {
   it('a throttled transaction fails cleanly, all in one request: nothing is written piecemeal', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: { user: 7, actor: 9 } });
-    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'None', 'ThrottlingError', 'None', 'None'));
+    ddb.on(UpdateItemCommand).resolves({ Attributes: { user: { N: '7' }, actor: { N: '9' } } });
+    ddb.on(TransactWriteItemsCommand).rejects(cancelled('None', 'None', 'ThrottlingError', 'None', 'None'));
 
     const error = await createUser(db, alice).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransactionFailed);
@@ -40,10 +44,10 @@ describe('store under faults', () => {
     // Not a duplicate-email or duplicate-nick verdict: the caller sees a failure, not a wrong reason.
     expect((error as Error).message).toBe('transaction cancelled: ,,ThrottlingError,,');
     // The user's items only ever travel together in the one (cancelled) transaction.
-    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
-    const items = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems ?? [];
-    expect(items.map((i) => i.Put?.Item?.PK ?? i.Update?.Key?.PK)).toEqual([
+    expect(ddb.commandCalls(PutItemCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(1);
+    const items = ddb.commandCalls(TransactWriteItemsCommand)[0]!.args[0].input.TransactItems ?? [];
+    expect(items.map((i) => (i.Put?.Item?.PK ?? i.Update?.Key?.PK)?.S)).toEqual([
       'LOGIN#a@example.com',
       'NICK#alice',
       'USER#7',
@@ -55,34 +59,36 @@ describe('store under faults', () => {
   });
 
   it('retries transaction conflicts (a busy totals item) and then succeeds', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: { user: 1, actor: 1 } });
+    ddb.on(UpdateItemCommand).resolves({ Attributes: { user: { N: '1' }, actor: { N: '1' } } });
     ddb
-      .on(TransactWriteCommand)
+      .on(TransactWriteItemsCommand)
       .rejectsOnce(cancelled('None', 'None', 'None', 'None', 'TransactionConflict'))
       .rejectsOnce(cancelled('None', 'None', 'None', 'None', 'TransactionConflict'))
       .resolves({});
     const user = await createUser(db, alice);
     expect(user).toMatchObject({ id: 1, actorId: 1, email: 'a@example.com' });
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(3);
+    expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(3);
   });
 
   it('gives up after repeated conflicts with a TransactionFailed, never a half-written user', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: { user: 1, actor: 1 } });
-    ddb.on(TransactWriteCommand).rejects(cancelled('None', 'None', 'None', 'None', 'TransactionConflict'));
+    ddb.on(UpdateItemCommand).resolves({ Attributes: { user: { N: '1' }, actor: { N: '1' } } });
+    ddb
+      .on(TransactWriteItemsCommand)
+      .rejects(cancelled('None', 'None', 'None', 'None', 'TransactionConflict'));
     const error = await createUser(db, alice).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransactionFailed);
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(8);
-    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(8);
+    expect(ddb.commandCalls(PutItemCommand)).toHaveLength(0);
   }, 20_000);
 
   it('a throttled counter surfaces the SDK error before anything is written', async () => {
     const throttled = Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
       name: 'ProvisionedThroughputExceededException',
     });
-    ddb.on(UpdateCommand).rejects(throttled);
+    ddb.on(UpdateItemCommand).rejects(throttled);
     await expect(createUser(db, alice)).rejects.toMatchObject({
       name: 'ProvisionedThroughputExceededException',
     });
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteItemsCommand)).toHaveLength(0);
   });
 });

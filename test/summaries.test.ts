@@ -1,4 +1,3 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerApplication } from '../shared/domain/applications.js';
 import { resolveRoles } from '../shared/domain/roles.js';
@@ -191,7 +190,7 @@ describe('applications written before the summaries', () => {
     );
     expect(summaries.length).toBe(2);
     for (const i of summaries) {
-      await db.doc.send(new DeleteCommand({ TableName: db.table, Key: { PK: i.PK, SK: i.SK } }));
+      await db.doc.delete({ TableName: db.table, Key: { PK: i.PK, SK: i.SK } });
     }
     // A change made meanwhile writes part of a summary, which must not be trusted yet.
     await createRole(db, app.id, 'Late');

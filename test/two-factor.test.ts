@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,7 +122,7 @@ describe('enrolling an authenticator app', () => {
   it('keeps the secret encrypted and the recovery codes hashed in the table', async () => {
     const { user, secret, recoveryCodes } = await enrolled('at-rest');
     const get = (SK: string) =>
-      service.db.doc.send(new GetCommand({ TableName: service.db.table, Key: { PK: `MFA#${user.id}`, SK } }));
+      service.db.doc.get({ TableName: service.db.table, Key: { PK: `MFA#${user.id}`, SK } });
     const totp = (await get('TOTP')).Item!;
     expect(JSON.stringify(totp)).not.toContain(secret);
     expect(totp.secret).toMatch(/^v1\.[\w-]+\.[\w-]+$/);

@@ -1,4 +1,3 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
@@ -21,13 +20,11 @@ export interface AccountLink {
 }
 
 export async function putLink(db: Db, link: AccountLink): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...keys.accountLink(link.digest), type: 'accountLink', ...link },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await db.doc.put({
+    TableName: db.table,
+    Item: { ...keys.accountLink(link.digest), type: 'accountLink', ...link },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
 }
 
 export type TakeOutcome =
@@ -38,17 +35,15 @@ export type TakeOutcome =
 export async function takeLink(db: Db, digest: string, purpose: LinkPurpose): Promise<TakeOutcome> {
   const now = nowSeconds();
   try {
-    const out = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.accountLink(digest),
-        UpdateExpression: 'SET usedAt = :now',
-        ConditionExpression:
-          'attribute_exists(PK) AND purpose = :p AND attribute_not_exists(usedAt) AND expiresAt > :now',
-        ExpressionAttributeValues: { ':now': now, ':p': purpose },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const out = await db.doc.update({
+      TableName: db.table,
+      Key: keys.accountLink(digest),
+      UpdateExpression: 'SET usedAt = :now',
+      ConditionExpression:
+        'attribute_exists(PK) AND purpose = :p AND attribute_not_exists(usedAt) AND expiresAt > :now',
+      ExpressionAttributeValues: { ':now': now, ':p': purpose },
+      ReturnValues: 'ALL_NEW',
+    });
     const item = out.Attributes ?? {};
     return {
       ok: true,
@@ -71,15 +66,13 @@ export async function takeLink(db: Db, digest: string, purpose: LinkPurpose): Pr
 /** Marks a user's login verified (the login item carries the flag the sign-in reads). */
 export async function markVerified(db: Db, email: string, userId: number): Promise<boolean> {
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.login(email),
-        UpdateExpression: 'SET emailVerified = :t',
-        ConditionExpression: 'userId = :id',
-        ExpressionAttributeValues: { ':t': true, ':id': userId },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.login(email),
+      UpdateExpression: 'SET emailVerified = :t',
+      ConditionExpression: 'userId = :id',
+      ExpressionAttributeValues: { ':t': true, ':id': userId },
+    });
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;

@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '../errors.js';
 import { isoNow } from '../time.js';
 import type { Db } from './db.js';
@@ -141,15 +140,13 @@ export async function setAgentPassword(
   from?: string,
 ): Promise<boolean> {
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.agent(kind, id),
-        UpdateExpression: 'SET passwordHash = :h',
-        ConditionExpression: from === undefined ? 'attribute_exists(PK)' : 'passwordHash = :from',
-        ExpressionAttributeValues: { ':h': passwordHash, ...(from === undefined ? {} : { ':from': from }) },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.agent(kind, id),
+      UpdateExpression: 'SET passwordHash = :h',
+      ConditionExpression: from === undefined ? 'attribute_exists(PK)' : 'passwordHash = :from',
+      ExpressionAttributeValues: { ':h': passwordHash, ...(from === undefined ? {} : { ':from': from }) },
+    });
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;

@@ -1,4 +1,3 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import { findItem, getItem } from './ops.js';
@@ -20,13 +19,11 @@ export interface ApiTokenRecord {
 }
 
 export async function putApiToken(db: Db, token: ApiTokenRecord): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...keys.apiToken(token.digest), type: 'api-token', ...token },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await db.doc.put({
+    TableName: db.table,
+    Item: { ...keys.apiToken(token.digest), type: 'api-token', ...token },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
 }
 
 /**
@@ -68,13 +65,11 @@ export interface PepTokenRecord {
 }
 
 export async function putPepToken(db: Db, token: PepTokenRecord): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...keys.apiToken(token.digest), type: 'api-token', ...token },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await db.doc.put({
+    TableName: db.table,
+    Item: { ...keys.apiToken(token.digest), type: 'api-token', ...token },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
 }
 
 /** A PEP proxy's token by digest (strongly consistent); undefined for a user's or none. */
@@ -90,5 +85,5 @@ export async function getPepToken(db: Db, digest: string): Promise<PepTokenRecor
 }
 
 export async function deleteApiToken(db: Db, digest: string): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.apiToken(digest) }));
+  await db.doc.delete({ TableName: db.table, Key: keys.apiToken(digest) });
 }

@@ -1,4 +1,3 @@
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '../errors.js';
 import type { AccessTokenFormat, BuiltInRole, GrantType, KeyrockTokenType } from '../model.js';
 import { isoNow } from '../time.js';
@@ -361,15 +360,13 @@ export async function updateApplication(
 
 export async function setClientSecretHash(db: Db, appId: number, secretHash: string): Promise<void> {
   const app = await requireApplication(db, appId);
-  await db.doc.send(
-    new UpdateCommand({
-      TableName: db.table,
-      Key: keys.client(app.clientId),
-      UpdateExpression: 'SET secretHash = :h',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':h': secretHash },
-    }),
-  );
+  await db.doc.update({
+    TableName: db.table,
+    Key: keys.client(app.clientId),
+    UpdateExpression: 'SET secretHash = :h',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':h': secretHash },
+  });
 }
 
 /**
@@ -400,15 +397,13 @@ export async function setSealedJwtSecret(
 
 export async function setLogoKey(db: Db, appId: number, logoKey: string): Promise<void> {
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.application(appId),
-        UpdateExpression: 'SET logoKey = :k',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':k': logoKey },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.application(appId),
+      UpdateExpression: 'SET logoKey = :k',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':k': logoKey },
+    });
   } catch (error) {
     if (isConditionalFailure(error)) throw notFound(`Application ${appId} does not exist.`);
     throw error;
@@ -437,7 +432,7 @@ export async function deleteApplication(db: Db, appId: number): Promise<void> {
   for (let i = 0; i < rest.length; i += 25) {
     let pending = rest.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
     while (pending.length > 0) {
-      const out = await db.doc.send(new BatchWriteCommand({ RequestItems: { [db.table]: pending } }));
+      const out = await db.doc.batchWrite({ RequestItems: { [db.table]: pending } });
       pending = (out.UnprocessedItems?.[db.table] ?? []) as typeof pending;
     }
   }

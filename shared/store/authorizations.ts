@@ -1,4 +1,3 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { notFound } from '../errors.js';
 import type { Grantee } from '../model.js';
 import { orgAuthorizationItem, userAuthorizationItem } from './applications.js';
@@ -39,7 +38,7 @@ export async function authorize(db: Db, appId: number, grantee: Grantee, roleId:
 export async function unauthorize(db: Db, appId: number, grantee: Grantee, roleId: number): Promise<void> {
   if (grantee.kind === 'user') {
     const key = keys.userAuthorization(appId, grantee.id, roleId);
-    await db.doc.send(new DeleteCommand({ TableName: db.table, Key: key }));
+    await db.doc.delete({ TableName: db.table, Key: key });
     return;
   }
   await transact(db, [

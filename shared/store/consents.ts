@@ -1,4 +1,3 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { isoNow } from '../time.js';
 import { type Application, toApplication } from './applications.js';
 import type { Db } from './db.js';
@@ -18,19 +17,17 @@ export async function putConsent(
   options: { approvedAt?: string | undefined; onlyNew?: boolean } = {},
 ): Promise<boolean> {
   try {
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: {
-          ...keys.consent(userId, appId),
-          type: 'consent',
-          userId,
-          appId,
-          approvedAt: options.approvedAt ?? isoNow(),
-        },
-        ...(options.onlyNew ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}),
-      }),
-    );
+    await db.doc.put({
+      TableName: db.table,
+      Item: {
+        ...keys.consent(userId, appId),
+        type: 'consent',
+        userId,
+        appId,
+        approvedAt: options.approvedAt ?? isoNow(),
+      },
+      ...(options.onlyNew ? { ConditionExpression: 'attribute_not_exists(PK)' } : {}),
+    });
     return true;
   } catch (error) {
     if (options.onlyNew && isConditionalFailure(error)) return false;

@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { Doc } from './doc.js';
 
-/** A table handle: the document client and the table it works on. Repositories take one. */
+/** A table handle: the document layer (doc.ts) and the table it works on. Repositories take one. */
 export interface Db {
-  readonly doc: DynamoDBDocumentClient;
+  readonly doc: Doc;
   readonly table: string;
 }
 
@@ -21,11 +21,11 @@ export function createDb(options: DbOptions): Db {
       ? { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
     maxAttempts: 4,
+    // Resolve each command's middleware stack once, not on every send: about 60 µs of CPU per
+    // call on the benchmark machine (doc.ts has the figures).
+    cacheMiddleware: true,
   });
-  const doc = DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
-  return { doc, table: options.table };
+  return { doc: new Doc(client), table: options.table };
 }
 
 let cached: Db | undefined;

@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import { batchGet, getItem, TransactionFailed, transact } from './ops.js';
@@ -60,14 +59,12 @@ export async function rebuildDirectory(db: Db): Promise<DirectoryReport> {
   }
   if (admins.length > 0) {
     // Adding to a set is idempotent: ids already there stay once.
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.admins(),
-        UpdateExpression: 'ADD ids :ids',
-        ExpressionAttributeValues: { ':ids': new Set(admins) },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.admins(),
+      UpdateExpression: 'ADD ids :ids',
+      ExpressionAttributeValues: { ':ids': new Set(admins) },
+    });
   }
   return report;
 }

@@ -1,4 +1,3 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
@@ -36,49 +35,43 @@ export async function recordFailure(db: Db, email: string): Promise<void> {
   const expiresAt = now + GUARD.windowSeconds + GUARD.lockSeconds;
   let failures: number;
   try {
-    const out = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key,
-        UpdateExpression:
-          'ADD failures :one SET windowStart = if_not_exists(windowStart, :now), expiresAt = :exp',
-        ConditionExpression: 'attribute_not_exists(windowStart) OR windowStart > :cutoff',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':now': now,
-          ':exp': expiresAt,
-          ':cutoff': now - GUARD.windowSeconds,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const out = await db.doc.update({
+      TableName: db.table,
+      Key: key,
+      UpdateExpression:
+        'ADD failures :one SET windowStart = if_not_exists(windowStart, :now), expiresAt = :exp',
+      ConditionExpression: 'attribute_not_exists(windowStart) OR windowStart > :cutoff',
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':now': now,
+        ':exp': expiresAt,
+        ':cutoff': now - GUARD.windowSeconds,
+      },
+      ReturnValues: 'ALL_NEW',
+    });
     failures = Number(out.Attributes?.failures ?? 1);
   } catch (error) {
     if (!isConditionalFailure(error)) throw error;
     // The window had passed: start a new one.
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: { ...key, type: 'guard', failures: 1, windowStart: now, expiresAt },
-      }),
-    );
+    await db.doc.put({
+      TableName: db.table,
+      Item: { ...key, type: 'guard', failures: 1, windowStart: now, expiresAt },
+    });
     failures = 1;
   }
   if (failures >= GUARD.maxFailures) {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key,
-        UpdateExpression: 'SET lockedUntil = :until, expiresAt = :exp',
-        ExpressionAttributeValues: { ':until': now + GUARD.lockSeconds, ':exp': now + GUARD.lockSeconds },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: key,
+      UpdateExpression: 'SET lockedUntil = :until, expiresAt = :exp',
+      ExpressionAttributeValues: { ':until': now + GUARD.lockSeconds, ':exp': now + GUARD.lockSeconds },
+    });
   }
 }
 
 /** A correct password clears the failures (only called when there were some). */
 export async function clearFailures(db: Db, email: string): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.guard(email) }));
+  await db.doc.delete({ TableName: db.table, Key: keys.guard(email) });
 }
 
 /**
@@ -96,31 +89,27 @@ export async function withinRate(
   const now = nowSeconds();
   const key = keys.rate(action, subject);
   try {
-    const out = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key,
-        UpdateExpression:
-          'ADD hits :one SET windowStart = if_not_exists(windowStart, :now), expiresAt = if_not_exists(expiresAt, :exp)',
-        ConditionExpression: 'attribute_not_exists(windowStart) OR windowStart > :cutoff',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':now': now,
-          ':exp': now + windowSeconds,
-          ':cutoff': now - windowSeconds,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const out = await db.doc.update({
+      TableName: db.table,
+      Key: key,
+      UpdateExpression:
+        'ADD hits :one SET windowStart = if_not_exists(windowStart, :now), expiresAt = if_not_exists(expiresAt, :exp)',
+      ConditionExpression: 'attribute_not_exists(windowStart) OR windowStart > :cutoff',
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':now': now,
+        ':exp': now + windowSeconds,
+        ':cutoff': now - windowSeconds,
+      },
+      ReturnValues: 'ALL_NEW',
+    });
     return Number(out.Attributes?.hits ?? 1) <= limit;
   } catch (error) {
     if (!isConditionalFailure(error)) throw error;
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.table,
-        Item: { ...key, type: 'rate', hits: 1, windowStart: now, expiresAt: now + windowSeconds },
-      }),
-    );
+    await db.doc.put({
+      TableName: db.table,
+      Item: { ...key, type: 'rate', hits: 1, windowStart: now, expiresAt: now + windowSeconds },
+    });
     return true;
   }
 }

@@ -1,11 +1,11 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Doc } from './doc.js';
 
 /**
  * Opt-in DynamoDB work counter for the benchmark (`npm run bench`) and for tests that want to
- * prove a round-trip budget. Nothing here runs unless `countDynamoDb(client)` is called: the
+ * prove a round-trip budget. Nothing here runs unless `countDynamoDb(db.doc)` is called: the
  * middleware is added to that one client's stack and removed again by `stop()`, so production
- * handlers pay nothing for it.
+ * handlers pay nothing for it. The client caches its resolved stack (`cacheMiddleware`), so both
+ * tell the document layer to drop that cache (Doc.reconfigured).
  *
  * What it counts, per command sent (retries inside the SDK are one call):
  * - calls, by command name (a Scan is visible here, and must never appear on a request path);
@@ -73,11 +73,10 @@ function empty(): DynamoDbWork {
   return { calls: 0, byCommand: {}, readUnits: 0, writeUnits: 0, roundTrips: 0 };
 }
 
-export function countDynamoDb(client: DynamoDBClient | DynamoDBDocumentClient): DynamoDbCounter {
+export function countDynamoDb(doc: Doc): DynamoDbCounter {
   let work = empty();
   let inFlight = 0;
-  // The document client shares its middleware stack with the client it wraps, so either works.
-  const stack = client.middlewareStack as DynamoDBClient['middlewareStack'];
+  const stack = doc.client.middlewareStack;
   stack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName ?? 'unknown');
@@ -112,6 +111,7 @@ export function countDynamoDb(client: DynamoDBClient | DynamoDBDocumentClient): 
     },
     { step: 'initialize', name: NAME, override: true },
   );
+  doc.reconfigured();
   return {
     read: () => ({ ...work, byCommand: { ...work.byCommand } }),
     reset: () => {
@@ -119,6 +119,7 @@ export function countDynamoDb(client: DynamoDBClient | DynamoDBDocumentClient): 
     },
     stop: () => {
       stack.remove(NAME);
+      doc.reconfigured();
     },
   };
 }

@@ -1,4 +1,3 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { toRole } from './applications.js';
 import type { Db } from './db.js';
 import { idFrom, keys } from './keys.js';
@@ -55,26 +54,24 @@ async function rebuildApplication(db: Db, appId: number, report: MigrationReport
     const next = Number(have?.ver ?? 0) + 1;
     const { ConditionExpression, ExpressionAttributeValues } = versionCondition(have);
     await guarded(
-      db.doc.send(
-        new UpdateCommand({
-          TableName: db.table,
-          Key: keys.orgRoles(appId, orgId),
-          UpdateExpression:
-            want.length > 0
-              ? 'SET #t = :t, appId = :a, orgId = :o, roleIds = :r, ver = :next'
-              : 'SET #t = :t, appId = :a, orgId = :o, ver = :next REMOVE roleIds',
-          ConditionExpression,
-          ExpressionAttributeNames: { '#t': 'type' },
-          ExpressionAttributeValues: {
-            ...ExpressionAttributeValues,
-            ':t': 'orgRoles',
-            ':a': appId,
-            ':o': orgId,
-            ':next': next,
-            ...(want.length > 0 ? { ':r': new Set(want) } : {}),
-          },
-        }),
-      ),
+      db.doc.update({
+        TableName: db.table,
+        Key: keys.orgRoles(appId, orgId),
+        UpdateExpression:
+          want.length > 0
+            ? 'SET #t = :t, appId = :a, orgId = :o, roleIds = :r, ver = :next'
+            : 'SET #t = :t, appId = :a, orgId = :o, ver = :next REMOVE roleIds',
+        ConditionExpression,
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: {
+          ...ExpressionAttributeValues,
+          ':t': 'orgRoles',
+          ':a': appId,
+          ':o': orgId,
+          ':next': next,
+          ...(want.length > 0 ? { ':r': new Set(want) } : {}),
+        },
+      }),
     );
     report.orgRoles++;
   }
@@ -90,9 +87,7 @@ async function rebuildApplication(db: Db, appId: number, report: MigrationReport
     const set = (item[`s${roleId}`] as Set<number> | undefined) ?? new Set<number>();
     item[`s${roleId}`] = set.add(idFrom(sk(i), 2));
   }
-  await guarded(
-    db.doc.send(new PutCommand({ TableName: db.table, Item: item, ...versionCondition(summary) })),
-  );
+  await guarded(db.doc.put({ TableName: db.table, Item: item, ...versionCondition(summary) }));
   report.catalogues++;
 }
 

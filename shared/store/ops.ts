@@ -1,18 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  BatchGetCommand,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db.js';
+import type { QueryInput, TransactItem } from './doc.js';
 import { GSI1, type Key, keys } from './keys.js';
 
 export type Item = Record<string, unknown>;
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 
 /** Why a transaction was cancelled, one entry per item, as DynamoDB reports it. */
 export class TransactionFailed extends Error {
@@ -36,10 +27,10 @@ export function isConditionalFailure(error: unknown): boolean {
  * A failed condition is final and surfaces as TransactionFailed with the per-item reasons, which
  * repositories turn into domain errors.
  */
-export async function transact(db: Db, items: TransactItems, attempts = 8): Promise<void> {
+export async function transact(db: Db, items: TransactItem[], attempts = 8): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
+      await db.doc.transactWrite({ TransactItems: items });
       return;
     } catch (error) {
       const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
@@ -56,9 +47,7 @@ export async function transact(db: Db, items: TransactItems, attempts = 8): Prom
 }
 
 export async function getItem<T = Item>(db: Db, key: Key, consistent = false): Promise<T | undefined> {
-  const out = await db.doc.send(
-    new GetCommand({ TableName: db.table, Key: key, ConsistentRead: consistent }),
-  );
+  const out = await db.doc.get({ TableName: db.table, Key: key, ConsistentRead: consistent });
   return out.Item as T | undefined;
 }
 
@@ -76,11 +65,9 @@ export async function batchGet(db: Db, keyList: Key[], consistent = false): Prom
       const items: Item[] = [];
       let pending = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
-        const out = await db.doc.send(
-          new BatchGetCommand({
-            RequestItems: { [db.table]: { Keys: pending, ConsistentRead: consistent } },
-          }),
-        );
+        const out = await db.doc.batchGet({
+          RequestItems: { [db.table]: { Keys: pending, ConsistentRead: consistent } },
+        });
         items.push(...((out.Responses?.[db.table] ?? []) as Item[]));
         pending = (out.UnprocessedKeys?.[db.table]?.Keys ?? []) as Key[];
         if (pending.length > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
@@ -97,13 +84,11 @@ export function findItem(items: Item[], key: Key): Item | undefined {
 }
 
 /** Query every page of one key condition. */
-export async function queryAll(db: Db, input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+export async function queryAll(db: Db, input: Omit<QueryInput, 'TableName'>): Promise<Item[]> {
   const items: Item[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await db.doc.send(
-      new QueryCommand({ ...input, TableName: db.table, ExclusiveStartKey: start }),
-    );
+    const out = await db.doc.query({ ...input, TableName: db.table, ExclusiveStartKey: start });
     items.push(...((out.Items ?? []) as Item[]));
     start = out.LastEvaluatedKey;
   } while (start);
@@ -155,16 +140,14 @@ export async function nextIds<K extends IdKind>(
     values[`:v${i}`] = count;
     return `#k${i} :v${i}`;
   });
-  const out = await db.doc.send(
-    new UpdateCommand({
-      TableName: db.table,
-      Key: keys.counters(),
-      UpdateExpression: `ADD ${adds.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
+  const out = await db.doc.update({
+    TableName: db.table,
+    Key: keys.counters(),
+    UpdateExpression: `ADD ${adds.join(', ')}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValues: 'UPDATED_NEW',
+  });
   const result = {} as Record<K, number>;
   for (const [kind] of entries) result[kind] = Number(out.Attributes?.[kind]);
   return result;

@@ -1,4 +1,3 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomToken, sha256 } from '../crypto.js';
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
@@ -38,18 +37,16 @@ export async function createSession(
     authTime: nowSeconds(),
     ...(amr ? { amr: [...amr] } : {}),
   };
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: {
-        ...keys.session(session.digest),
-        ...keys.userSessionsGsi(userId, session.digest),
-        type: 'session',
-        ...session,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await db.doc.put({
+    TableName: db.table,
+    Item: {
+      ...keys.session(session.digest),
+      ...keys.userSessionsGsi(userId, session.digest),
+      type: 'session',
+      ...session,
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
   return { id, session };
 }
 
@@ -77,15 +74,13 @@ export async function touchSession(db: Db, session: Session, idleSeconds: number
   const next = nowSeconds() + idleSeconds;
   if (next - session.expiresAt < idleSeconds / 10) return;
   await db.doc
-    .send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.session(session.digest),
-        UpdateExpression: 'SET expiresAt = :e',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':e': next },
-      }),
-    )
+    .update({
+      TableName: db.table,
+      Key: keys.session(session.digest),
+      UpdateExpression: 'SET expiresAt = :e',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':e': next },
+    })
     .catch((error) => {
       if (!isConditionalFailure(error)) throw error;
     });
@@ -93,20 +88,18 @@ export async function touchSession(db: Db, session: Session, idleSeconds: number
 
 /** Switches whom the session acts for: an organization id, or undefined for the personal session. */
 export async function setActingOrg(db: Db, session: Session, orgId: number | undefined): Promise<void> {
-  await db.doc.send(
-    new UpdateCommand({
-      TableName: db.table,
-      Key: keys.session(session.digest),
-      ConditionExpression: 'attribute_exists(PK)',
-      ...(orgId === undefined
-        ? { UpdateExpression: 'REMOVE actingOrgId' }
-        : { UpdateExpression: 'SET actingOrgId = :o', ExpressionAttributeValues: { ':o': orgId } }),
-    }),
-  );
+  await db.doc.update({
+    TableName: db.table,
+    Key: keys.session(session.digest),
+    ConditionExpression: 'attribute_exists(PK)',
+    ...(orgId === undefined
+      ? { UpdateExpression: 'REMOVE actingOrgId' }
+      : { UpdateExpression: 'SET actingOrgId = :o', ExpressionAttributeValues: { ':o': orgId } }),
+  });
 }
 
 export async function deleteSession(db: Db, session: Session): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.session(session.digest) }));
+  await db.doc.delete({ TableName: db.table, Key: keys.session(session.digest) });
 }
 
 /**
@@ -118,9 +111,7 @@ export async function deleteSession(db: Db, session: Session): Promise<void> {
 export async function deleteUserSessions(db: Db, userId: number, except?: string): Promise<number> {
   const items = (await queryGsi1(db, keys.userSessionsPartition(userId))).filter((i) => i.digest !== except);
   await Promise.all(
-    items.map((i) =>
-      db.doc.send(new DeleteCommand({ TableName: db.table, Key: keys.session(i.digest as string) })),
-    ),
+    items.map((i) => db.doc.delete({ TableName: db.table, Key: keys.session(i.digest as string) })),
   );
   return items.length;
 }
@@ -151,14 +142,12 @@ export async function userSessions(db: Db, userId: number): Promise<SessionSumma
 /** Ends one session of a user's; false when none of theirs has this digest. */
 export async function deleteUserSession(db: Db, userId: number, digest: string): Promise<boolean> {
   try {
-    await db.doc.send(
-      new DeleteCommand({
-        TableName: db.table,
-        Key: keys.session(digest),
-        ConditionExpression: 'userId = :id',
-        ExpressionAttributeValues: { ':id': userId },
-      }),
-    );
+    await db.doc.delete({
+      TableName: db.table,
+      Key: keys.session(digest),
+      ConditionExpression: 'userId = :id',
+      ExpressionAttributeValues: { ':id': userId },
+    });
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;

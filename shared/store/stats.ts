@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import { getItem, nextIds, statsAdd } from './ops.js';
@@ -40,5 +39,5 @@ export async function userIdBlock(db: Db, count: number): Promise<{ firstUser: n
 /** Adds a bulk writer's users to the totals in one update (they were created with `NewUser.bulk`). */
 export async function addUsersToTotals(db: Db, count: number): Promise<void> {
   if (count === 0) return;
-  await db.doc.send(new UpdateCommand(statsAdd(db, 'users', count).Update));
+  await db.doc.update(statsAdd(db, 'users', count).Update);
 }

@@ -1,4 +1,3 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { type Key, keys } from './keys.js';
@@ -141,16 +140,12 @@ export function isLive(t: { expiresAt: number; revoked?: boolean }, now = nowSec
 
 export async function getToken(db: Db, digest: string): Promise<TokenRecord | undefined> {
   // Strongly consistent: a token revoked a moment ago must not pass.
-  const out = await db.doc.send(
-    new GetCommand({ TableName: db.table, Key: keys.token(digest), ConsistentRead: true }),
-  );
+  const out = await db.doc.get({ TableName: db.table, Key: keys.token(digest), ConsistentRead: true });
   return out.Item ? toToken(out.Item) : undefined;
 }
 
 export async function getCode(db: Db, digest: string): Promise<CodeRecord | undefined> {
-  const out = await db.doc.send(
-    new GetCommand({ TableName: db.table, Key: keys.code(digest), ConsistentRead: true }),
-  );
+  const out = await db.doc.get({ TableName: db.table, Key: keys.code(digest), ConsistentRead: true });
   return out.Item ? toCode(out.Item) : undefined;
 }
 
@@ -181,20 +176,18 @@ export async function putTokens(db: Db, tokens: Omit<TokenRecord, 'revoked'>[]):
   // A Keyrock jwt access token without a refresh token is stored nowhere.
   if (tokens.length === 0) return;
   if (tokens.length === 1) {
-    await db.doc.send(new PutCommand({ TableName: db.table, Item: tokenItem(tokens[0]!) }));
+    await db.doc.put({ TableName: db.table, Item: tokenItem(tokens[0]!) });
     return;
   }
   await transact(db, tokenPuts(db, tokens));
 }
 
 export async function putCode(db: Db, code: Omit<CodeRecord, 'redeemed' | 'issued'>): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...keys.code(code.digest), type: 'code', ...code, redeemed: false, issued: [] },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await db.doc.put({
+    TableName: db.table,
+    Item: { ...keys.code(code.digest), type: 'code', ...code, redeemed: false, issued: [] },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
 }
 
 export type RedeemOutcome = 'issued' | 'reused';
@@ -278,15 +271,13 @@ export async function rotateRefresh(
 
 async function markRevoked(db: Db, key: Key): Promise<void> {
   await db.doc
-    .send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: key,
-        UpdateExpression: 'SET revoked = :t',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':t': true },
-      }),
-    )
+    .update({
+      TableName: db.table,
+      Key: key,
+      UpdateExpression: 'SET revoked = :t',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':t': true },
+    })
     .catch((error) => {
       if (!isConditionalFailure(error)) throw error;
     });
@@ -302,12 +293,10 @@ export async function revokeToken(db: Db, digest: string): Promise<void> {
  * (a second revocation) changes nothing.
  */
 export async function denyJwt(db: Db, jti: string, expiresAt: number): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...keys.revokedJti(jti), type: 'revokedJti', jti, expiresAt },
-    }),
-  );
+  await db.doc.put({
+    TableName: db.table,
+    Item: { ...keys.revokedJti(jti), type: 'revokedJti', jti, expiresAt },
+  });
 }
 
 /**

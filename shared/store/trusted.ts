@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import { batchGet, isConditionalFailure } from './ops.js';
@@ -17,16 +16,14 @@ export const MAX_TRUSTED = 100;
  */
 export async function addTrusted(db: Db, clientId: string, other: string): Promise<boolean> {
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.client(clientId),
-        UpdateExpression: 'SET trusted = list_append(if_not_exists(trusted, :empty), :one)',
-        ConditionExpression:
-          'attribute_exists(PK) AND (attribute_not_exists(trusted) OR (NOT contains(trusted, :other) AND size(trusted) < :max))',
-        ExpressionAttributeValues: { ':empty': [], ':one': [other], ':other': other, ':max': MAX_TRUSTED },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.client(clientId),
+      UpdateExpression: 'SET trusted = list_append(if_not_exists(trusted, :empty), :one)',
+      ConditionExpression:
+        'attribute_exists(PK) AND (attribute_not_exists(trusted) OR (NOT contains(trusted, :other) AND size(trusted) < :max))',
+      ExpressionAttributeValues: { ':empty': [], ':one': [other], ':other': other, ':max': MAX_TRUSTED },
+    });
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;
@@ -47,15 +44,13 @@ export async function removeTrusted(
 ): Promise<boolean> {
   if (!Number.isInteger(index) || index < 0) return false;
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.client(clientId),
-        UpdateExpression: `REMOVE trusted[${index}]`,
-        ConditionExpression: `trusted[${index}] = :other`,
-        ExpressionAttributeValues: { ':other': other },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.client(clientId),
+      UpdateExpression: `REMOVE trusted[${index}]`,
+      ConditionExpression: `trusted[${index}] = :other`,
+      ExpressionAttributeValues: { ':other': other },
+    });
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;

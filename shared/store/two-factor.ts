@@ -1,4 +1,3 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { type Key, keys } from './keys.js';
@@ -92,12 +91,10 @@ export async function putPending(
   fields: { secret?: string; challenge?: string },
   expiresAt: number,
 ): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...keys.twoFactor(userId, what), type: 'twoFactorPending', userId, ...fields, expiresAt },
-    }),
-  );
+  await db.doc.put({
+    TableName: db.table,
+    Item: { ...keys.twoFactor(userId, what), type: 'twoFactorPending', userId, ...fields, expiresAt },
+  });
 }
 
 const recoveryPut = (db: Db, userId: number, digests: string[]) => ({
@@ -161,15 +158,13 @@ export async function enableTotp(
  */
 export async function useTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.twoFactor(userId, 'TOTP'),
-        UpdateExpression: 'SET lastStep = :s',
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastStep) OR lastStep < :s)',
-        ExpressionAttributeValues: { ':s': step },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.twoFactor(userId, 'TOTP'),
+      UpdateExpression: 'SET lastStep = :s',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastStep) OR lastStep < :s)',
+      ExpressionAttributeValues: { ':s': step },
+    });
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;
@@ -180,15 +175,13 @@ export async function useTotpStep(db: Db, userId: number, step: number): Promise
 /** Removes one recovery code if it is still there: of two uses of one code, exactly one wins. */
 export async function useRecoveryCode(db: Db, userId: number, digest: string): Promise<boolean> {
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.twoFactor(userId, 'RECOVERY'),
-        UpdateExpression: 'DELETE codes :c',
-        ConditionExpression: 'contains(codes, :d)',
-        ExpressionAttributeValues: { ':c': new Set([digest]), ':d': digest },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.twoFactor(userId, 'RECOVERY'),
+      UpdateExpression: 'DELETE codes :c',
+      ConditionExpression: 'contains(codes, :d)',
+      ExpressionAttributeValues: { ':c': new Set([digest]), ':d': digest },
+    });
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;
@@ -198,7 +191,7 @@ export async function useRecoveryCode(db: Db, userId: number, digest: string): P
 
 /** Replaces the recovery codes (the old ones stop working at once). */
 export async function replaceRecoveryCodes(db: Db, userId: number, digests: string[]): Promise<void> {
-  await db.doc.send(new PutCommand(recoveryPut(db, userId, digests).Put));
+  await db.doc.put(recoveryPut(db, userId, digests).Put);
 }
 
 /**
@@ -268,16 +261,14 @@ export async function touchPasskey(
   counter: number,
 ): Promise<void> {
   await db.doc
-    .send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.passkey(userId, credentialId),
-        UpdateExpression: 'SET #c = :c, lastUsedAt = :now',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#c': 'counter' },
-        ExpressionAttributeValues: { ':c': counter, ':now': nowSeconds() },
-      }),
-    )
+    .update({
+      TableName: db.table,
+      Key: keys.passkey(userId, credentialId),
+      UpdateExpression: 'SET #c = :c, lastUsedAt = :now',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#c': 'counter' },
+      ExpressionAttributeValues: { ':c': counter, ':now': nowSeconds() },
+    })
     .catch((error) => {
       if (!isConditionalFailure(error)) throw error;
     });
@@ -323,13 +314,11 @@ export interface SignInTicket {
 }
 
 export async function putTicket(db: Db, ticket: SignInTicket): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.table,
-      Item: { ...keys.signInTicket(ticket.digest), type: 'signInTicket', ...ticket },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await db.doc.put({
+    TableName: db.table,
+    Item: { ...keys.signInTicket(ticket.digest), type: 'signInTicket', ...ticket },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
 }
 
 /** The live ticket for a digest; an expired one counts as absent (TTL deletes lazily). */
@@ -348,14 +337,12 @@ export async function getTicket(db: Db, digest: string): Promise<SignInTicket | 
 /** Uses a ticket up: of two completions racing, exactly one gets `true`. */
 export async function takeTicket(db: Db, digest: string): Promise<boolean> {
   try {
-    await db.doc.send(
-      new DeleteCommand({
-        TableName: db.table,
-        Key: keys.signInTicket(digest),
-        ConditionExpression: 'expiresAt > :now',
-        ExpressionAttributeValues: { ':now': nowSeconds() },
-      }),
-    );
+    await db.doc.delete({
+      TableName: db.table,
+      Key: keys.signInTicket(digest),
+      ConditionExpression: 'expiresAt > :now',
+      ExpressionAttributeValues: { ':now': nowSeconds() },
+    });
     return true;
   } catch (error) {
     if (isConditionalFailure(error)) return false;

@@ -1,4 +1,3 @@
-import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, conflict, notFound } from '../errors.js';
 import { isoNow } from '../time.js';
 import { aliasPut } from './aliases.js';
@@ -328,15 +327,13 @@ export function credentialsFrom(items: Item[], email: string): Credentials {
  */
 export async function replacePasswordHash(db: Db, email: string, from: string, to: string): Promise<void> {
   try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.table,
-        Key: keys.login(email),
-        UpdateExpression: 'SET passwordHash = :to',
-        ConditionExpression: 'passwordHash = :from',
-        ExpressionAttributeValues: { ':from': from, ':to': to },
-      }),
-    );
+    await db.doc.update({
+      TableName: db.table,
+      Key: keys.login(email),
+      UpdateExpression: 'SET passwordHash = :to',
+      ConditionExpression: 'passwordHash = :from',
+      ExpressionAttributeValues: { ':from': from, ':to': to },
+    });
   } catch (error) {
     if (!isConditionalFailure(error)) throw error;
   }
@@ -476,16 +473,14 @@ export async function directoryPage(
   start?: Record<string, unknown>,
 ): Promise<DirectoryPage> {
   const partition = field === 'email' ? keys.directoryEmailPartition : keys.directoryNamePartition;
-  const out = await db.doc.send(
-    new QueryCommand({
-      TableName: db.table,
-      IndexName: GSI1,
-      KeyConditionExpression: prefix ? 'GSI1PK = :pk AND begins_with(GSI1SK, :p)' : 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': partition, ...(prefix ? { ':p': prefix.toLowerCase() } : {}) },
-      Limit: limit,
-      ExclusiveStartKey: start,
-    }),
-  );
+  const out = await db.doc.query({
+    TableName: db.table,
+    IndexName: GSI1,
+    KeyConditionExpression: prefix ? 'GSI1PK = :pk AND begins_with(GSI1SK, :p)' : 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': partition, ...(prefix ? { ':p': prefix.toLowerCase() } : {}) },
+    Limit: limit,
+    ExclusiveStartKey: start,
+  });
   const items = (out.Items ?? []) as Item[];
   let users: User[];
   if (field === 'email') users = items.map(toUser);
@@ -774,7 +769,7 @@ export async function forgetUser(db: Db, userId: number): Promise<void> {
   for (let i = 0; i < rest.length; i += 25) {
     let pending = rest.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
     while (pending.length > 0) {
-      const out = await db.doc.send(new BatchWriteCommand({ RequestItems: { [db.table]: pending } }));
+      const out = await db.doc.batchWrite({ RequestItems: { [db.table]: pending } });
       pending = (out.UnprocessedItems?.[db.table] ?? []) as typeof pending;
     }
   }

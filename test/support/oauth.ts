@@ -39,12 +39,10 @@ export async function newApp(
     postLogoutRedirectUris?: string[];
   } = {},
 ): Promise<Registered> {
-  const owner = await db.doc.send(
-    new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
-      TableName: db.table,
-      Key: { PK: `USER#${ownerId}`, SK: 'PROFILE' },
-    }),
-  );
+  const owner = await db.doc.get({
+    TableName: db.table,
+    Key: { PK: `USER#${ownerId}`, SK: 'PROFILE' },
+  });
   const { app, clientSecret } = await registerApplication(
     db,
     { kind: 'user', userId: ownerId, actorId: owner.Item!.actorId as number },
