@@ -3,8 +3,8 @@
  * options (infra/bundling.ts), its minified and gzip sizes are read, and its module
  * initialisation is timed in fresh Node processes (performance.now() around `await import()`
  * inside the child, so process start-up is not counted). A reference bundle holding only a
- * DynamoDB document client and middy is measured in the same rounds, interleaved, so the ratio
- * is fair on a noisy machine.
+ * DynamoDB client under the store's document layer and middy is measured in the same rounds,
+ * interleaved, so the ratio is fair on a noisy machine.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';

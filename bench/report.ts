@@ -214,7 +214,7 @@ function coldSection(cold: ColdStartResult): string {
   const refWall = cold.reference.initMedianMs;
   const rows = [
     [
-      '**reference** (DynamoDB document client + middy)',
+      '**reference** (DynamoDB client + document layer + middy)',
       '—',
       kib(cold.reference.rawBytes),
       kib(cold.reference.gzipBytes),
@@ -353,7 +353,7 @@ function codeSection(inProcess: InProcessResult): string {
   return [
     '## 3. Code cost without I/O',
     '',
-    "Each handler invoked in-process, one request at a time on one event loop, answered from a snapshot of the section-2 data in two ways: `aws-sdk-client-mock` standing in for the document client's `send` (bench/mock-store.ts: our code, middy, logging, command objects), and a canned-HTTP request handler under the full SDK stack (bench/wire-store.ts: plus marshalling, JSON serialisation, endpoint resolution, SigV4 signing and response parsing; only the network is gone). The difference is the SDK's own cost per request.",
+    "Each handler invoked in-process, one request at a time on one event loop, answered from a snapshot of the section-2 data in two ways: `aws-sdk-client-mock` standing in for `DynamoDBClient`'s `send` (bench/mock-store.ts: our code with the store's document layer and its marshalling, middy, logging, command objects), and a canned-HTTP request handler under the full SDK stack (bench/wire-store.ts: plus JSON serialisation, endpoint resolution, SigV4 signing and response parsing; only the network is gone). The difference is the SDK's own cost per request.",
     '',
     "Every measured answer is checked against what its scenario must answer (`bench/scenarios.ts`: the status, and the body's shape: a token response's `access_token`, /user's `id`, roles and every organization's roles, the decision `Permit`, the redirect's code), and the first that differs stops the run with no report written. Against DynamoDB Local and through the local runtime every answer's body is checked; inside the CPU-timed loops every status is, and the body of every warm-up answer and of each timing window's last answer.",
     '',
