@@ -1,7 +1,10 @@
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type middy from '@middy/core';
 import { buildEvent } from '../../../local/event.js';
 import type { HttpEvent, HttpResult, LambdaContext } from '../../../shared/http/types.js';
 import type { Db } from '../../../shared/store/db.js';
+import { Doc } from '../../../shared/store/doc.js';
 
 /**
  * Fakes for the unit tier: no DynamoDB, no network. A fake table answers GetItem by key from a
@@ -14,14 +17,18 @@ export interface FakeDb extends Db {
 
 export function fakeDb(items: Record<string, Record<string, unknown>> = {}): FakeDb {
   const sent: FakeDb['sent'] = [];
-  const doc = {
+  // A DynamoDBClient stand-in under the store's real document layer, answering in wire form.
+  const client = {
     send: async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
       sent.push({ name: command.constructor.name, input: command.input });
-      const key = command.input.Key as { PK: string; SK: string } | undefined;
-      return key ? { Item: items[`${key.PK}|${key.SK}`] } : {};
+      const raw = command.input.Key as Record<string, AttributeValue> | undefined;
+      if (!raw) return {};
+      const key = unmarshall(raw) as { PK: string; SK: string };
+      const item = items[`${key.PK}|${key.SK}`];
+      return { Item: item ? marshall(item, { removeUndefinedValues: true }) : undefined };
     },
   };
-  return { doc: doc as unknown as Db['doc'], table: 'unit', sent };
+  return { doc: new Doc(client as unknown as DynamoDBClient), table: 'unit', sent };
 }
 
 export function event(
