@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { importedIds } from '../shared/store/aliases.js';
-import { getMembership, membersOfOrganization } from '../shared/store/organizations.js';
+import { getMembership, getOrganization, membersOfOrganization } from '../shared/store/organizations.js';
 import { totals } from '../shared/store/stats.js';
 import { getLogin, getUser } from '../shared/store/users.js';
 import { APP_SCHEMA, USER_SCHEMA } from './support/keyrock-schema.js';
@@ -83,8 +83,8 @@ async function keyrockDatabase(name: string): Promise<void> {
   await user(DISABLED, 'dave@test.com', 'Dave', '1111222233334444', 'dave-pass', { enabled: 0 });
   await user(NOPASS, 'erin@test.com', 'Erin', '', '');
   await maria.query(
-    `INSERT INTO \`${name}\`.organization (id, name, description) VALUES (?, 'Labs', 'The labs'), (?, 'Nobody', '')`,
-    [ORG, ORPHAN],
+    `INSERT INTO \`${name}\`.organization (id, name, description, website) VALUES (?, 'Labs', ?, 'https://labs.example.org'), (?, 'Nobody', '', NULL)`,
+    [ORG, `The labs. ${'y'.repeat(600)}`, ORPHAN],
   );
   await maria.query(
     `INSERT INTO \`${name}\`.user_organization (role, user_id, organization_id) VALUES ('member', ?, ?), ('owner', ?, ?), ('owner', ?, ?)`,
@@ -160,6 +160,7 @@ describe('idm import keyrock', () => {
       expect.arrayContaining([
         { table: 'user', id: ALICE, note: 'description cut to 1000 characters' },
         { table: 'user', id: ALICE, note: 'website left out: not an http(s) URL' },
+        { table: 'organization', id: ORG, note: 'description cut to 500 characters' },
       ]),
     );
     expect(summary.notCarriedOver.join(' ')).toMatch(/refresh tokens/);
@@ -178,6 +179,10 @@ describe('idm import keyrock', () => {
       datePassword: '2021-03-04T05:06:07.000Z',
     });
     const orgId = (await importedIds(service.db, 'organization', [ORG])).get(ORG)!;
+    const labs = await getOrganization(service.db, orgId);
+    expect(labs).toMatchObject({ name: 'Labs', website: 'https://labs.example.org', keyrockId: ORG });
+    expect(labs?.description).toMatch(/^The labs\. y+$/);
+    expect(labs?.description).toHaveLength(500);
     expect((await getMembership(service.db, orgId, ids.get(ALICE)!))?.role).toBe('owner');
     expect((await getMembership(service.db, orgId, ids.get(BOB)!))?.role).toBe('member');
     expect(await membersOfOrganization(service.db, orgId)).toHaveLength(2);

@@ -37,6 +37,7 @@ export interface MovedOrganization {
   keyrockId: string;
   name: string;
   description: string | null;
+  website: string | null;
   /** Keyrock ids of its owners and members (owners first; an organization needs one owner). */
   ownerKeyrockIds: string[];
 }
@@ -47,20 +48,24 @@ export const alreadyImported = (db: Db, kind: KeyrockKind, keyrockIds: string[])
 const reasonOf = (error: unknown) => (error instanceof AppError ? error.message : undefined);
 
 /**
- * Keyrock allows longer free texts than Gatehouse and any website string; a user is never lost
- * for them: a description is cut to Gatehouse's limit and a website that is not an http(s) URL
- * is left out, each with a note in the summary.
+ * Keyrock allows longer free texts than Gatehouse and any website string; a user or an
+ * organization is never lost for them: a description is cut to Gatehouse's limit and a website
+ * that is not an http(s) URL is left out, each with a note in the summary.
  */
-function profile(user: MovedUser, notes: string[]) {
-  let description = user.description ?? '';
-  if (description.length > v.LIMITS.userDescription) {
-    description = description.slice(0, v.LIMITS.userDescription);
-    notes.push(`description cut to ${v.LIMITS.userDescription} characters`);
+function freeTexts(
+  record: { description: string | null; website: string | null },
+  descriptionLimit: number,
+  notes: string[],
+) {
+  let description = record.description ?? '';
+  if (description.length > descriptionLimit) {
+    description = description.slice(0, descriptionLimit);
+    notes.push(`description cut to ${descriptionLimit} characters`);
   }
   let website = '';
-  if (user.website) {
+  if (record.website) {
     try {
-      website = v.httpUrl(user.website, 'website');
+      website = v.httpUrl(record.website, 'website');
     } catch {
       notes.push('website left out: not an http(s) URL');
     }
@@ -96,7 +101,7 @@ function prepare(user: MovedUser): Prepared {
     return { ok: false, outcome: { written: false, reason: reasonOf(error) ?? 'invalid user' } };
   }
   const notes: string[] = [];
-  const fields = profile(user, notes);
+  const fields = freeTexts(user, v.LIMITS.userDescription, notes);
   return {
     ok: true,
     notes,
@@ -174,18 +179,25 @@ export async function importOrganization(
   users: Map<string, number>,
   dryRun: boolean,
 ): Promise<Outcome> {
+  const notes: string[] = [];
+  const texts = freeTexts(org, v.LIMITS.organizationDescription, notes);
   let fields: { name: string; description: string };
   try {
-    fields = v.organizationFields({ name: org.name, description: org.description ?? '' });
+    fields = v.organizationFields({ name: org.name, description: texts.description });
   } catch (error) {
     return { written: false, reason: reasonOf(error) ?? 'invalid organization' };
   }
   const owner = org.ownerKeyrockIds.map((k) => users.get(k)).find((id) => id !== undefined);
   if (owner === undefined) return { written: false, reason: 'none of its owners was imported' };
-  if (dryRun) return { written: true, id: 0 };
+  if (dryRun) return { written: true, id: 0, notes };
   try {
-    const created = await createOrganization(db, { ...fields, ownerUserId: owner, keyrockId: org.keyrockId });
-    return { written: true, id: created.id };
+    const created = await createOrganization(db, {
+      ...fields,
+      website: texts.website,
+      ownerUserId: owner,
+      keyrockId: org.keyrockId,
+    });
+    return { written: true, id: created.id, notes };
   } catch (error) {
     if (error instanceof AppError && error.field === 'keyrockId')
       return { written: false, reason: 'imported before' };

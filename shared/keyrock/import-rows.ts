@@ -21,7 +21,7 @@ export const TABLES = {
     'website',
     'date_password',
   ],
-  organization: ['id', 'name', 'description'],
+  organization: ['id', 'name', 'description', 'website'],
   user_organization: ['user_id', 'organization_id', 'role'],
 } as const;
 
@@ -98,6 +98,7 @@ export function organizationFromRow(row: Row, ownerIds: string[]): Mapped<MovedO
       keyrockId: id,
       name: str(row.name) ?? '',
       description: str(row.description),
+      website: str(row.website),
       ownerKeyrockIds: ownerIds,
     },
   };
