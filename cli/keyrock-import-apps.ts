@@ -75,8 +75,6 @@ export interface AppImportContext {
   /** Keyrock id → Gatehouse id (0 for a record a dry run would write). */
   users: Map<string, number>;
   orgs: Map<string, number>;
-  /** Keyrock organization id → Keyrock ids of its owners. */
-  ownersOf: Map<string, string[]>;
   counts: AppCounts;
   record(table: AppTable | 'logo', count: Count, id: string, outcome: Outcome): void;
   progress(label: string, total: number): { tick(): void; end(): void };
@@ -319,42 +317,25 @@ export async function importApplications(ctx: AppImportContext): Promise<void> {
             : roleApp.get(roleId) === clientId
               ? roles.get(roleId)
               : undefined;
-          let targets: Grantee[] = [];
+          let target: Grantee | undefined;
           let missing = '';
-          let note: string | undefined;
           if (grantee.kind === 'user') {
             const user = ctx.users.get(grantee.keyrockId);
             if (user === undefined) missing = 'user not imported';
-            else targets = [{ kind: 'user', id: user }];
-          } else if (grantee.as === 'member') {
+            else target = { kind: 'user', id: user };
+          } else {
+            // Keyrock gives a role to an organization's members or to its owners; so does Gatehouse.
             const org = ctx.orgs.get(grantee.keyrockId);
             if (org === undefined) missing = 'organization not imported';
-            else targets = [{ kind: 'org', id: org }];
-          } else {
-            // Keyrock can give a role to an organization's owners alone; Gatehouse gives roles to
-            // whole organizations, so the owners get it directly: the same decisions, no wider grant.
-            targets = (ctx.ownersOf.get(grantee.keyrockId) ?? [])
-              .map((k) => ctx.users.get(k))
-              .filter((u): u is number => u !== undefined)
-              .map((u) => ({ kind: 'user', id: u }));
-            if (targets.length === 0) missing = 'none of the organization’s owners was imported';
-            else
-              note = `given to the organization’s ${targets.length} owner(s) directly: Gatehouse gives roles to whole organizations`;
+            else target = { kind: 'org', id: org };
           }
           if (gRole === undefined) outcome = skip('role not imported');
-          else if (missing) outcome = skip(missing);
+          else if (missing || !target) outcome = skip(missing);
           else {
-            const outcomes: Outcome[] = [];
-            for (const target of targets) {
-              const key = heldKey(target, gRole);
-              const one = await importAssignment(db, appId, target, gRole, state.held.has(key), dryRun);
-              if (one.written && !dryRun) state.held.add(key);
-              outcomes.push(one);
-            }
-            const written = outcomes.find((o) => o.written);
-            outcome = written
-              ? { written: true, id: gRole, notes: note ? [note] : [] }
-              : (outcomes[0] ?? skip('nobody to give it to'));
+            const holder = grantee.kind === 'org' ? grantee.as : undefined;
+            const key = heldKey(target, gRole, holder);
+            outcome = await importAssignment(db, appId, target, gRole, state.held.has(key), dryRun, holder);
+            if (outcome.written && !dryRun) state.held.add(key);
           }
         }
       }

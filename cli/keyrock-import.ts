@@ -298,7 +298,6 @@ export async function importKeyrock(
       present: (column) => have.has(column),
       users,
       orgs,
-      ownersOf,
       counts: summary,
       record,
       progress,

@@ -1,4 +1,8 @@
-import { roleByKeyrockId, setGranteeRole, v1Application } from '../shared/domain/application-admin.js';
+import {
+  roleByKeyrockId,
+  setOrganizationRoleHolder,
+  v1Application,
+} from '../shared/domain/application-admin.js';
 import { organizationIdParam } from '../shared/domain/organizations.js';
 import { endpoint } from '../shared/http/handler.js';
 import { pathParam } from '../shared/http/request.js';
@@ -7,13 +11,13 @@ import { orgAssignedBody, organizationRoleParam } from '../shared/keyrock/applic
 
 /**
  * PUT and POST /v1/applications/{applicationId}/organizations/{organizationId}/roles/{roleId}/organization_roles/{organizationRoleId}
- * (Keyrock; POST is its older twin): gives the organization's members the role (201 as in Keyrock); only `member` (shared/keyrock/applications.ts).
+ * (Keyrock; POST is its older twin): gives the role to the organization's members or to its owners (201 as in Keyrock).
  */
 export const handler = endpoint('v1-application-organization-role-assign', async ({ db, event, caller }) => {
   const access = await v1Application(db, caller, pathParam(event, 'applicationId'), 'read');
   const orgId = await organizationIdParam(db, pathParam(event, 'organizationId'));
   const role = roleByKeyrockId(access, pathParam(event, 'roleId'));
-  organizationRoleParam(pathParam(event, 'organizationRoleId'));
-  await setGranteeRole(db, access, { kind: 'org', id: orgId }, role, true);
-  return json(201, orgAssignedBody(orgId, role, access.app.clientId));
+  const holder = organizationRoleParam(pathParam(event, 'organizationRoleId'));
+  await setOrganizationRoleHolder(db, access, orgId, role, holder, true);
+  return json(201, orgAssignedBody(orgId, role, access.app.clientId, holder));
 });

@@ -292,11 +292,6 @@ describe('idm import keyrock: applications', () => {
           id: APP,
           note: 'only the first redirect_uri kept; left out: http://localhost:9999/other',
         },
-        {
-          table: 'role_assignment',
-          id: '6',
-          note: expect.stringMatching(/organization’s 1 owner\(s\) directly/),
-        },
       ]),
     );
     expect(summary.notCarriedOver.join(' ')).toMatch(/refresh tokens/);
@@ -347,6 +342,10 @@ describe('idm import keyrock: applications', () => {
 
   it('decides at /user as Keyrock did: direct roles, a pattern, an organization’s members and owners', async () => {
     const bob = await userToken('bob@kr.test', 'bob-pass');
+    const userInfo = async (token: string) =>
+      (await (await fetch(`${service.url}/user?access_token=${token}`)).json()) as {
+        organizations: { id: string; roles: unknown[] }[];
+      };
     const me = await fetch(`${service.url}/user?access_token=${bob}`);
     const body = (await me.json()) as { id: string; roles: { name: string }[]; organizations: unknown[] };
     expect(body.id).toBe(BOB);
@@ -367,10 +366,23 @@ describe('idm import keyrock: applications', () => {
       'Deny',
     );
 
-    // Ops gave Auditor to its owners only: Dave has it, Bob (a member) does not gain POST.
+    // Labs gave Writer to its members: Alice owns Labs, so it is not hers (Keyrock answers so).
+    const alice = await userToken('alice@kr.test', 'alice-pass');
+    expect(await decision(alice, 'POST', '/things')).toBe('Deny');
+
+    // Ops gave Auditor to its owners only: Dave has it, through Ops; Bob (a member) does not.
     const dave = await userToken('dave@kr.test', 'dave-pass');
     expect(await decision(dave, 'GET', '/things')).toBe('Permit');
     expect(await decision(dave, 'GET', '/things/1')).toBe('Deny');
+    const daves = (await (await fetch(`${service.url}/user?access_token=${dave}`)).json()) as {
+      roles: unknown[];
+      organizations: { id: string; roles: { name: string }[] }[];
+    };
+    expect(daves.organizations).toEqual([
+      expect.objectContaining({ id: OPS, roles: [expect.objectContaining({ name: 'Auditor' })] }),
+    ]);
+    const bobs = (await userInfo(bob)).organizations.find((o) => o.id === OPS);
+    expect(bobs?.roles).toEqual([]);
   });
 
   it('lets the PEP proxy and the IoT agent sign in with the passwords Keyrock gave them', async () => {

@@ -3,9 +3,9 @@ import { setAdministrator } from '../shared/domain/user-admin.js';
 import { getClient } from '../shared/store/applications.js';
 import { keys } from '../shared/store/keys.js';
 import { getItem } from '../shared/store/ops.js';
-import { createOrganization } from '../shared/store/organizations.js';
+import { createOrganization, setMember } from '../shared/store/organizations.js';
 import { roleCatalogue } from '../shared/store/roles.js';
-import { roleIdsFrom, rulesFromSummary } from '../shared/store/summaries.js';
+import { orgRoleSets, rulesFromSummary } from '../shared/store/summaries.js';
 import type { User } from '../shared/store/users.js';
 import { expectKeyrockError, keyrockClient, PASSWORD } from './support/keyrock.js';
 import { startService, type TestService } from './support/service.js';
@@ -546,7 +546,7 @@ describe('role assignments to users and organizations', () => {
     expectKeyrockError(await call('GET', `${users}/${dave.id}/roles`, { token: bobToken }), 404);
   });
 
-  it('gives organizations roles for their members, keeping the ORGROLES summary in step', async () => {
+  it('gives a role to an organization’s members or its owners, each on its own, as Keyrock does', async () => {
     const id = await createApp();
     const appId = (await getClient(service.db, id))!.appId;
     const org = await createOrganization(service.db, {
@@ -554,10 +554,14 @@ describe('role assignments to users and organizations', () => {
       description: '',
       ownerUserId: carol.id,
     });
+    const summary = async () => orgRoleSets(await getItem(service.db, keys.orgRoles(appId, org.id)));
+    const carolCanRead = async () =>
+      (await call('GET', `/v1/applications/${id}`, { token: carolToken })).status;
     const base = `/v1/applications/${id}/organizations`;
     expectKeyrockError(await call('GET', base, { token: bobToken }), 404, 'Assignments not found');
-    const path = `${base}/${org.id}/roles/purchaser/organization_roles/member`;
-    const res = await call('PUT', path, { token: bobToken });
+    const member = `${base}/${org.id}/roles/purchaser/organization_roles/member`;
+    const owner = `${base}/${org.id}/roles/purchaser/organization_roles/owner`;
+    const res = await call('PUT', member, { token: bobToken });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       role_organization_assignments: {
@@ -567,19 +571,33 @@ describe('role assignments to users and organizations', () => {
         role_organization: 'member',
       },
     });
-    expect(roleIdsFrom(await getItem(service.db, keys.orgRoles(appId, org.id)))).toHaveLength(1);
-    // Carol is a member of Acme, so she now holds Purchaser through it.
-    expect((await call('GET', `/v1/applications/${id}`, { token: carolToken })).status).toBe(200);
-    const list = await call('GET', base, { token: bobToken });
-    expect(list.body.role_organization_assignments).toEqual([
+    expect(await summary()).toEqual({ all: [], member: [expect.any(Number)], owner: [] });
+    // Carol owns Acme: a role given to its members is not hers (Keyrock's /user says the same).
+    expect(await carolCanRead()).toBe(403);
+    expect((await call('GET', base, { token: bobToken })).body.role_organization_assignments).toEqual([
+      { organization_id: String(org.id), role_organization: 'member', role_id: 'purchaser' },
+    ]);
+
+    const toOwners = await call('POST', owner, { token: bobToken });
+    expect(toOwners.status).toBe(201);
+    expect(toOwners.body.role_organization_assignments).toMatchObject({ role_organization: 'owner' });
+    expect(await carolCanRead()).toBe(200);
+    // Members and owners both: the whole organization holds it.
+    expect(await summary()).toEqual({ all: [expect.any(Number)], member: [], owner: [] });
+    expect((await call('GET', base, { token: bobToken })).body.role_organization_assignments).toEqual([
+      { organization_id: String(org.id), role_organization: 'owner', role_id: 'purchaser' },
       { organization_id: String(org.id), role_organization: 'member', role_id: 'purchaser' },
     ]);
     const roles = await call('GET', `${base}/${org.id}/roles`, { token: bobToken });
     expect(roles.body.role_organization_assignments).toEqual([
       { organization_id: String(org.id), role_id: 'purchaser' },
+      { organization_id: String(org.id), role_id: 'purchaser' },
     ]);
-    const owner = `${base}/${org.id}/roles/purchaser/organization_roles/owner`;
-    expectKeyrockError(await call('PUT', owner, { token: bobToken }), 400);
+
+    expect((await call('DELETE', member, { token: bobToken })).status).toBe(204);
+    expectKeyrockError(await call('DELETE', member, { token: bobToken }), 404);
+    expect(await summary()).toEqual({ all: [], member: [], owner: [expect.any(Number)] });
+    expect(await carolCanRead()).toBe(200);
     expectKeyrockError(
       await call('PUT', `${base}/${org.id}/roles/purchaser/organization_roles/boss`, { token: bobToken }),
       404,
@@ -588,10 +606,11 @@ describe('role assignments to users and organizations', () => {
       await call('PUT', `${base}/999999/roles/purchaser/organization_roles/member`, { token: bobToken }),
       404,
     );
-    expect((await call('DELETE', path, { token: bobToken })).status).toBe(204);
-    expect(roleIdsFrom(await getItem(service.db, keys.orgRoles(appId, org.id)))).toEqual([]);
-    expectKeyrockError(await call('GET', `/v1/applications/${id}`, { token: carolToken }), 403);
-    expectKeyrockError(await call('DELETE', path, { token: bobToken }), 404);
+    expect((await call('DELETE', owner, { token: bobToken })).status).toBe(204);
+    expect(await summary()).toEqual({ all: [], member: [], owner: [] });
+    expect(await carolCanRead()).toBe(403);
+    expectKeyrockError(await call('DELETE', owner, { token: bobToken }), 404);
+    expectKeyrockError(await call('GET', base, { token: bobToken }), 404, 'Assignments not found');
   });
 });
 
@@ -661,5 +680,78 @@ describe('decisions with /v1 permissions', () => {
     expect(await decision('POST', '/v2/op/update', 'smartcity')).toBe('Permit');
     expect(await decision('POST', '/v2/op/update', 'other')).toBe('Deny');
     expect(await decision('POST', '/v2/op/update')).toBe('Deny');
+  });
+
+  it('decides for an organization’s members by its members’ roles and for its owners by its owners’', async () => {
+    const created = await call('POST', '/v1/applications', {
+      token: bobToken,
+      json: {
+        application: { name: 'Orders', redirect_uri: 'http://localhost/cb', grant_type: ['password'] },
+      },
+    });
+    const app = created.body.application as { id: string; secret: string };
+    const erin = await register('erin@test.com', 'erin');
+    const org = await createOrganization(service.db, {
+      name: 'Buyers',
+      description: '',
+      ownerUserId: carol.id,
+    });
+    await setMember(service.db, org.id, erin.id, 'member');
+    const grant = async (roleName: string, action: string, resource: string, holder: 'member' | 'owner') => {
+      const role = await call('POST', `/v1/applications/${app.id}/roles`, {
+        token: bobToken,
+        json: { role: { name: roleName } },
+      });
+      const roleId = (role.body.role as { id: string }).id;
+      const p = await call('POST', `/v1/applications/${app.id}/permissions`, {
+        token: bobToken,
+        json: { permission: { name: roleName, action, resource } },
+      });
+      const pid = (p.body.permission as { id: string }).id;
+      expect(
+        (
+          await call('PUT', `/v1/applications/${app.id}/roles/${roleId}/permissions/${pid}`, {
+            token: bobToken,
+          })
+        ).status,
+      ).toBe(201);
+      const path = `/v1/applications/${app.id}/organizations/${org.id}/roles/${roleId}/organization_roles/${holder}`;
+      expect((await call('PUT', path, { token: bobToken })).status).toBe(201);
+    };
+    await grant('Editor', 'POST', '/orders', 'member');
+    await grant('Auditor', 'GET', '/audit', 'owner');
+    const asUser = async (email: string) => {
+      const res = await fetch(`${service.url}/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${app.id}:${app.secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: 'password', username: email, password: PASSWORD }),
+      });
+      const token = ((await res.json()) as { access_token: string }).access_token;
+      return async (action: string, resource: string) => {
+        const q = new URLSearchParams({ access_token: token, action, resource, app_id: app.id });
+        const user = await fetch(`${service.url}/user?${q}`);
+        expect(user.status).toBe(200);
+        return (await user.json()) as {
+          authorization_decision: string;
+          organizations: { name: string; roles: { name: string }[] }[];
+        };
+      };
+    };
+    const owner = await asUser(carol.email);
+    const member = await asUser(erin.email);
+    expect((await owner('GET', '/audit')).authorization_decision).toBe('Permit');
+    expect((await owner('POST', '/orders')).authorization_decision).toBe('Deny');
+    expect((await member('POST', '/orders')).authorization_decision).toBe('Permit');
+    const seen = await member('GET', '/audit');
+    expect(seen.authorization_decision).toBe('Deny');
+    expect(seen.organizations).toEqual([
+      expect.objectContaining({ name: 'Buyers', roles: [expect.objectContaining({ name: 'Editor' })] }),
+    ]);
+    expect((await owner('GET', '/audit')).organizations).toContainEqual(
+      expect.objectContaining({ name: 'Buyers', roles: [expect.objectContaining({ name: 'Auditor' })] }),
+    );
   });
 });

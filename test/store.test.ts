@@ -441,9 +441,9 @@ describe('authorizations', () => {
     const grantees = await granteesOf(db, app.id);
     expect(grantees).toEqual(
       expect.arrayContaining([
-        { kind: 'user', id: owner.id, roleIds: [provider.id] },
-        { kind: 'user', id: member.id, roleIds: [purchaser.id] },
-        { kind: 'org', id: org.id, roleIds: [purchaser.id] },
+        { kind: 'user', id: owner.id, roleIds: [provider.id], only: new Map() },
+        { kind: 'user', id: member.id, roleIds: [purchaser.id], only: new Map() },
+        { kind: 'org', id: org.id, roleIds: [purchaser.id], only: new Map() },
       ]),
     );
     expect(grantees).toHaveLength(3);
@@ -484,6 +484,8 @@ describe('authorizations', () => {
       await appError(authorize(db, app.id, { kind: 'user', id: owner.id }, otherRoles[1]!.id)),
     ).toMatchObject({ kind: 'not_found' });
     expect(other.id).not.toBe(app.id);
-    expect(await granteesOf(db, app.id)).toEqual([{ kind: 'user', id: owner.id, roleIds: [roles[0]!.id] }]);
+    expect(await granteesOf(db, app.id)).toEqual([
+      { kind: 'user', id: owner.id, roleIds: [roles[0]!.id], only: new Map() },
+    ]);
   });
 });

@@ -3,7 +3,13 @@ import { registerApplication } from '../shared/domain/applications.js';
 import { resolveRoles } from '../shared/domain/roles.js';
 import { AppError } from '../shared/errors.js';
 import { userInApplication } from '../shared/store/access.js';
-import { authorize, setSingleRole, unauthorize } from '../shared/store/authorizations.js';
+import {
+  authorize,
+  orgRoleGrants,
+  setOrgRoleHolder,
+  setSingleRole,
+  unauthorize,
+} from '../shared/store/authorizations.js';
 import type { Db } from '../shared/store/db.js';
 import { keys } from '../shared/store/keys.js';
 import { rebuildSummaries } from '../shared/store/migrate.js';
@@ -19,7 +25,7 @@ import {
   roleCatalogue,
   setRolePermission,
 } from '../shared/store/roles.js';
-import { roleIdsFrom, rulesFromSummary } from '../shared/store/summaries.js';
+import { orgRoleSets, rulesFromSummary } from '../shared/store/summaries.js';
 import { createUser, type User } from '../shared/store/users.js';
 import { testDb } from './support/service.js';
 
@@ -71,15 +77,26 @@ async function summaryMatchesItems(appId: number) {
   expect(summary!.switches).toEqual(full.switches);
 }
 
-/** Each organization's role set, as the ORGAUTHZ items give it and as the summary holds it. */
+/** Each organization's role sets, as the ORGAUTHZ items give them and as the summary holds them. */
 async function orgRolesMatchItems(appId: number) {
   const items = await queryPartition(db, keys.appPartition(appId));
-  const expected = new Map<number, number[]>();
+  type Sets = { all: number[]; member: number[]; owner: number[] };
+  const expected = new Map<number, Sets>();
   for (const i of items.filter((x) => (x.SK as string).startsWith('ORGAUTHZ#'))) {
-    expected.set(i.orgId as number, [...(expected.get(i.orgId as number) ?? []), i.roleId as number].sort());
+    const sets = expected.get(i.orgId as number) ?? { all: [], member: [], owner: [] };
+    const only = i.heldBy as Set<'member' | 'owner'> | undefined;
+    sets[only ? [...only][0]! : 'all'].push(i.roleId as number);
+    expected.set(i.orgId as number, sets);
   }
+  const sorted = (sets: Sets) => ({
+    all: sets.all.sort(),
+    member: sets.member.sort(),
+    owner: sets.owner.sort(),
+  });
   for (const i of items.filter((x) => (x.SK as string).startsWith('ORGROLES#'))) {
-    expect(roleIdsFrom(i).sort(), `organization ${i.orgId}`).toEqual(expected.get(i.orgId as number) ?? []);
+    expect(sorted(orgRoleSets(i)), `organization ${i.orgId}`).toEqual(
+      sorted(expected.get(i.orgId as number) ?? { all: [], member: [], owner: [] }),
+    );
     expected.delete(i.orgId as number);
   }
   expect([...expected.keys()], 'organizations with roles but no summary').toEqual([]);
@@ -138,6 +155,30 @@ describe('organization role sets', () => {
     await orgRolesMatchItems(app.id);
     await expect(authorize(db, app.id, { kind: 'org', id: org.id }, 99_999)).rejects.toBeInstanceOf(AppError);
     await orgRolesMatchItems(app.id);
+    // Keyrock's grants to the members alone or the owners alone, and both becoming the whole organization.
+    const heldBy = async () =>
+      (await orgRoleGrants(db, app.id, org.id)).find((g) => g.roleId === purchaser!.id)?.heldBy;
+    expect(await setOrgRoleHolder(db, app.id, org.id, purchaser!.id, 'member', true)).toBe(true);
+    expect(await heldBy()).toEqual(['member']);
+    await orgRolesMatchItems(app.id);
+    expect(await setOrgRoleHolder(db, app.id, org.id, purchaser!.id, 'member', true)).toBe(false);
+    expect(await setOrgRoleHolder(db, app.id, org.id, purchaser!.id, 'owner', true)).toBe(true);
+    expect(await heldBy()).toEqual(['owner', 'member']);
+    await orgRolesMatchItems(app.id);
+    expect(await setOrgRoleHolder(db, app.id, org.id, purchaser!.id, 'member', false)).toBe(true);
+    expect(await heldBy()).toEqual(['owner']);
+    await orgRolesMatchItems(app.id);
+    expect(await setOrgRoleHolder(db, app.id, org.id, purchaser!.id, 'member', false)).toBe(false);
+    await authorize(db, app.id, { kind: 'org', id: org.id }, purchaser!.id);
+    expect(await heldBy()).toEqual(['owner', 'member']);
+    await orgRolesMatchItems(app.id);
+    await unauthorize(db, app.id, { kind: 'org', id: org.id }, purchaser!.id);
+    expect(await heldBy()).toBeUndefined();
+    await orgRolesMatchItems(app.id);
+    await expect(setOrgRoleHolder(db, app.id, org.id, 99_999, 'owner', true)).rejects.toBeInstanceOf(
+      AppError,
+    );
+    await orgRolesMatchItems(app.id);
   });
 
   it('start with an organization that owns a new application', async () => {
@@ -173,6 +214,16 @@ describe('applications written before the summaries', () => {
     await setRolePermission(db, app.id, reader.id, read.id, true);
     await authorize(db, app.id, { kind: 'org', id: org.id }, reader.id);
     await authorize(db, app.id, { kind: 'user', id: member.id }, roles[1]!.id);
+    // Keyrock's grants to the members alone and to the owners alone.
+    const clerk = await createRole(db, app.id, 'Clerk');
+    const boss = await createRole(db, app.id, 'Boss');
+    await setOrgRoleHolder(db, app.id, org.id, clerk.id, 'member', true);
+    await setOrgRoleHolder(db, app.id, org.id, boss.id, 'owner', true);
+    const ownersView = async () =>
+      (await resolveRoles(db, owner.id, app.id))!.memberships
+        .filter((m) => m.membership.orgId === org.id)
+        .map((m) => m.roles.map((x) => x.name));
+    expect(await ownersView()).toEqual([['Reader', 'Boss']]);
     const answer = async () => {
       const r = await resolveRoles(db, member.id, app.id);
       return {
@@ -182,7 +233,7 @@ describe('applications written before the summaries', () => {
       };
     };
     const withSummaries = await answer();
-    expect(withSummaries).toMatchObject({ direct: ['Purchaser'], viaOrgs: [['Reader']] });
+    expect(withSummaries).toMatchObject({ direct: ['Purchaser'], viaOrgs: [['Reader', 'Clerk']] });
 
     // As an older version left it: no summary items at all.
     const summaries = (await queryPartition(db, keys.appPartition(app.id))).filter(
@@ -197,7 +248,15 @@ describe('applications written before the summaries', () => {
     const legacy = await answer();
     expect(legacy.direct).toEqual(withSummaries.direct);
     expect(legacy.viaOrgs).toEqual(withSummaries.viaOrgs);
-    expect(legacy.rules.roles.map((r) => r.name)).toEqual(['Provider', 'Purchaser', 'Reader', 'Late']);
+    expect(legacy.rules.roles.map((r) => r.name)).toEqual([
+      'Provider',
+      'Purchaser',
+      'Reader',
+      'Clerk',
+      'Boss',
+      'Late',
+    ]);
+    expect(await ownersView()).toEqual([['Reader', 'Boss']]);
 
     const report = await rebuildSummaries(db);
     expect(report.catalogues).toBeGreaterThanOrEqual(1);
@@ -207,7 +266,8 @@ describe('applications written before the summaries', () => {
     expect(migrated.rules.roles).toEqual(
       catalogueFrom(await queryPartition(db, keys.appPartition(app.id))).roles,
     );
-    expect((await answer()).viaOrgs).toEqual([['Reader']]);
+    expect((await answer()).viaOrgs).toEqual([['Reader', 'Clerk']]);
+    expect(await ownersView()).toEqual([['Reader', 'Boss']]);
     // Running it again finds nothing to do.
     expect(await rebuildSummaries(db)).toMatchObject({ catalogues: 0, orgRoles: 0 });
   });

@@ -134,6 +134,8 @@ export interface Grantee {
   id: number;
   label: string;
   roleIds: number[];
+  /** An organization's roles held by its members alone or its owners alone (Keyrock's grants). */
+  only: Record<string, 'member' | 'owner'>;
 }
 
 export interface AppDetail {

@@ -1,5 +1,5 @@
 import { AppError, forbidden, notFound } from '../errors.js';
-import type { Grantee } from '../model.js';
+import { type Grantee, MEMBER_ROLES, type MemberRole } from '../model.js';
 import {
   type Application,
   appIdsOfOrganization,
@@ -8,7 +8,13 @@ import {
   getClient,
   type Role,
 } from '../store/applications.js';
-import { granteesOf, rolesOf, unauthorize } from '../store/authorizations.js';
+import {
+  granteesOf,
+  orgRoleGrants,
+  rolesOf,
+  setOrgRoleHolder,
+  unauthorize,
+} from '../store/authorizations.js';
 import type { Db } from '../store/db.js';
 import { membershipsOfUser } from '../store/organizations.js';
 import { type Permission, roleCatalogue } from '../store/roles.js';
@@ -188,6 +194,8 @@ function changeable(access: ApplicationAccess): Set<number> {
 export interface Assignment {
   grantee: Grantee;
   roleId: number;
+  /** For an organization: whom in it the role is given to (Keyrock's `role_organization`). */
+  heldBy: MemberRole[];
 }
 
 /**
@@ -203,19 +211,57 @@ export async function assignments(
   const list = (await granteesOf(db, access.app.id))
     .filter((g) => g.kind === kind)
     .flatMap((g) =>
-      g.roleIds.filter((r) => ok.has(r)).map((roleId) => ({ grantee: { kind, id: g.id }, roleId })),
+      g.roleIds
+        .filter((r) => ok.has(r))
+        .map((roleId) => {
+          const only = g.only.get(roleId);
+          return { grantee: { kind, id: g.id }, roleId, heldBy: only ? [only] : [...MEMBER_ROLES] };
+        }),
     )
     .sort((a, b) => a.grantee.id - b.grantee.id || a.roleId - b.roleId);
   if (list.length === 0) throw notFound('Assignments not found');
   return list;
 }
 
-/** GET …/users/:user/roles and …/organizations/:org/roles: the changeable roles one grantee holds. */
+/** GET …/users/:user/roles: the changeable roles a user holds. */
 export async function rolesOfGrantee(db: Db, access: ApplicationAccess, grantee: Grantee): Promise<number[]> {
   const ok = changeable(access);
   const held = (await rolesOf(db, access.app.id, grantee)).filter((r) => ok.has(r)).sort((a, b) => a - b);
   if (held.length === 0) throw notFound('Assignments not found');
   return held;
+}
+
+/** GET …/organizations/:org/roles: the changeable roles an organization holds, and for whom in it. */
+export async function rolesOfOrganization(
+  db: Db,
+  access: ApplicationAccess,
+  orgId: number,
+): Promise<{ roleId: number; heldBy: MemberRole[] }[]> {
+  const ok = changeable(access);
+  const held = (await orgRoleGrants(db, access.app.id, orgId))
+    .filter((g) => ok.has(g.roleId))
+    .sort((a, b) => a.roleId - b.roleId);
+  if (held.length === 0) throw notFound('Assignments not found');
+  return held;
+}
+
+/**
+ * PUT (or POST) and DELETE of …/organizations/:org/roles/:role/organization_roles/:holder:
+ * Keyrock gives a role to an organization's members or to its owners, each on its own; a
+ * member's roles are not an owner's (its /user and decisions answer so), and Gatehouse keeps
+ * that (store/authorizations.ts `setOrgRoleHolder`). Taking a grant that is not there is 404.
+ */
+export async function setOrganizationRoleHolder(
+  db: Db,
+  access: ApplicationAccess,
+  orgId: number,
+  role: Role,
+  holder: MemberRole,
+  on: boolean,
+): Promise<void> {
+  if (!changeable(access).has(role.id)) throw forbidden(NOT_ALLOWED);
+  const changed = await setOrgRoleHolder(db, access.app.id, orgId, role.id, holder, on);
+  if (!on && !changed) throw notFound('Assignments not found');
 }
 
 /**

@@ -1,8 +1,8 @@
 import { AppError } from '../errors.js';
-import type { Grantee } from '../model.js';
+import { type Grantee, MEMBER_ROLES, type MemberRole } from '../model.js';
 import { type AgentKind, getAgent, putIotAgent, putPepProxy } from '../store/agents.js';
 import { getApplication, getClient, type Owner } from '../store/applications.js';
-import { granteesOf } from '../store/authorizations.js';
+import { granteesOf, setOrgRoleHolder } from '../store/authorizations.js';
 import { putConsent } from '../store/consents.js';
 import type { Db } from '../store/db.js';
 import { getOrganization } from '../store/organizations.js';
@@ -150,7 +150,10 @@ export async function importRolePermission(
   return { written: true, id: roleId };
 }
 
-/** A role given to a user or an organization, through the portal's authorization write. */
+/**
+ * A role given to a user (through the portal's authorization write) or to an organization's
+ * members or owners (`holder`, Keyrock's `role_organization`, through /v1's write).
+ */
 export async function importAssignment(
   db: Db,
   appId: number,
@@ -158,11 +161,13 @@ export async function importAssignment(
   roleId: number,
   held: boolean,
   dryRun: boolean,
+  holder?: MemberRole,
 ): Promise<Outcome> {
   if (held) return { written: false, reason: 'holds this role already', id: roleId };
   if (dryRun) return { written: true, id: roleId };
   try {
-    await addGrantee(db, appId, grantee, roleId);
+    if (grantee.kind === 'org' && holder) await setOrgRoleHolder(db, appId, grantee.id, roleId, holder, true);
+    else await addGrantee(db, appId, grantee, roleId);
     return { written: true, id: roleId };
   } catch (error) {
     if (error instanceof AppError) return { written: false, reason: error.message };
@@ -243,11 +248,12 @@ export interface ApplicationState {
   builtIn: Map<string, number>;
   /** roleId → permission ids switched on */
   switches: Map<number, Set<number>>;
-  /** `user:<id>:<roleId>` and `org:<id>:<roleId>` of every grant held */
+  /** `user:<id>:<roleId>` and `org:<id>:<roleId>:<member|owner>` of every grant held */
   held: Set<string>;
 }
 
-export const heldKey = (grantee: Grantee, roleId: number) => `${grantee.kind}:${grantee.id}:${roleId}`;
+export const heldKey = (grantee: Grantee, roleId: number, holder?: MemberRole) =>
+  `${grantee.kind}:${grantee.id}:${roleId}${holder ? `:${holder}` : ''}`;
 
 /** One read of an application's catalogue range and its grantees (two queries). */
 export async function applicationState(db: Db, appId: number): Promise<ApplicationState> {
@@ -256,6 +262,14 @@ export async function applicationState(db: Db, appId: number): Promise<Applicati
   const builtIn = new Map<string, number>();
   for (const role of catalogue.roles) if (role.builtIn) builtIn.set(role.builtIn, role.id);
   const held = new Set<string>();
-  for (const g of grantees) for (const r of g.roleIds) held.add(heldKey({ kind: g.kind, id: g.id }, r));
+  for (const g of grantees) {
+    for (const r of g.roleIds) {
+      if (g.kind === 'user') held.add(heldKey(g, r));
+      else {
+        const only = g.only.get(r);
+        for (const holder of only ? [only] : MEMBER_ROLES) held.add(heldKey(g, r, holder));
+      }
+    }
+  }
   return { builtIn, switches: catalogue.switches, held };
 }

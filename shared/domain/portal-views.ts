@@ -139,7 +139,14 @@ export async function applicationDetail(db: Db, userId: number, appId: number) {
     })),
     switches: Object.fromEntries([...catalogue.switches].map(([roleId, ids]) => [roleId, [...ids].sort()])),
     grantees: grantees
-      .map((g) => ({ kind: g.kind, id: g.id, label: label(g.kind, g.id), roleIds: g.roleIds.sort() }))
+      .map((g) => ({
+        kind: g.kind,
+        id: g.id,
+        label: label(g.kind, g.id),
+        roleIds: g.roleIds.sort(),
+        // Roles given through /v1 (or moved from Keyrock) to an organization's members or owners alone.
+        only: Object.fromEntries(g.only),
+      }))
       .sort((a, b) => a.kind.localeCompare(b.kind) || a.id - b.id),
   };
 }

@@ -1,6 +1,6 @@
 import * as v from '../domain/validate.js';
 import { invalid, notFound } from '../errors.js';
-import type { GrantType, KeyrockTokenType } from '../model.js';
+import type { GrantType, KeyrockTokenType, MemberRole } from '../model.js';
 import type { Application, Role } from '../store/applications.js';
 import type { Permission } from '../store/roles.js';
 import { checkRegex } from './regex.js';
@@ -423,32 +423,34 @@ export const userAssignedBody = (userId: number, role: Role, clientId: string) =
   role_user_assignments: { role_id: roleKeyrockId(role), user_id: String(userId), oauth_client_id: clientId },
 });
 
-/**
- * Gatehouse gives a role to a whole organization, which Keyrock calls giving it to the
- * organization's `member`s (owners are members too). Keyrock's owners-only grant has no
- * Gatehouse equivalent: refused (400) rather than widened to every member.
- */
-export function organizationRoleParam(raw: string): 'member' {
-  if (raw === 'member') return raw;
-  if (raw === 'owner') {
-    throw invalid('Roles are given to all members of an organization: use organization_roles/member');
-  }
+/** The organization role in a path: Keyrock gives roles to an organization's `member`s or its `owner`s. */
+export function organizationRoleParam(raw: string): MemberRole {
+  if (raw === 'member' || raw === 'owner') return raw;
   throw notFound('Organization role not found');
 }
 
-/** An entry of GET …/organizations (with the organization role) and …/organizations/:org/roles. */
-export const orgAssignmentEntry = (orgId: number, role: Role, withOrganizationRole: boolean) => ({
-  organization_id: String(orgId),
-  ...(withOrganizationRole ? { role_organization: 'member' } : {}),
-  role_id: roleKeyrockId(role),
-});
+/**
+ * Entries of GET …/organizations (with the organization role) and …/organizations/:org/roles:
+ * one per organization role that holds it, as Keyrock keeps (and lists) one row per grant.
+ */
+export const orgAssignmentEntries = (
+  orgId: number,
+  role: Role,
+  heldBy: readonly MemberRole[],
+  withOrganizationRole: boolean,
+) =>
+  heldBy.map((holder) => ({
+    organization_id: String(orgId),
+    ...(withOrganizationRole ? { role_organization: holder } : {}),
+    role_id: roleKeyrockId(role),
+  }));
 
-/** PUT or POST …/organizations/:org/roles/:role/organization_roles/member. */
-export const orgAssignedBody = (orgId: number, role: Role, clientId: string) => ({
+/** PUT or POST …/organizations/:org/roles/:role/organization_roles/:holder. */
+export const orgAssignedBody = (orgId: number, role: Role, clientId: string, holder: MemberRole) => ({
   role_organization_assignments: {
     role_id: roleKeyrockId(role),
     organization_id: String(orgId),
     oauth_client_id: clientId,
-    role_organization: 'member',
+    role_organization: holder,
   },
 });

@@ -1,4 +1,4 @@
-import { type Application, type Client, toApplication, toClient } from './applications.js';
+import { type Application, type Client, heldBy, toApplication, toClient } from './applications.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import { batchGet, findItem, type Item, queryPartition, queryPartitionFrom } from './ops.js';
@@ -91,7 +91,7 @@ async function summarisedOrgRoles(
             true,
           )),
         ];
-  return memberships.map((m) => roleIdsFrom(findItem(items, keys.orgRoles(appId, m.orgId))));
+  return memberships.map((m) => roleIdsFrom(findItem(items, keys.orgRoles(appId, m.orgId)), m.role));
 }
 
 async function legacyRules(db: Db, appId: number): Promise<RoleRules> {
@@ -110,7 +110,9 @@ async function legacyOrgRoles(db: Db, appId: number, memberships: Membership[]):
   const per = await Promise.all(
     memberships.map((m) => queryPartition(db, app, `${keys.orgAuthorizationPrefix}${m.orgId}#`)),
   );
-  return per.map((items) => items.map(roleIdOf));
+  return per.map((items, i) =>
+    items.filter((item) => heldBy(item).includes(memberships[i]!.role)).map(roleIdOf),
+  );
 }
 
 const roleIdOf = (item: Item) => item.roleId as number;

@@ -1,5 +1,12 @@
 import { conflict, notFound } from '../errors.js';
-import type { AccessTokenFormat, BuiltInRole, GrantType, KeyrockTokenType } from '../model.js';
+import {
+  type AccessTokenFormat,
+  type BuiltInRole,
+  type GrantType,
+  type KeyrockTokenType,
+  MEMBER_ROLES,
+  type MemberRole,
+} from '../model.js';
 import { isoNow } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
@@ -235,7 +242,17 @@ export function userAuthorizationItem(appId: number, userId: number, roleId: num
   };
 }
 
-export function orgAuthorizationItem(appId: number, orgId: number, roleId: number): Item {
+/**
+ * An organization's role in an application. Without `heldBy` every member and owner holds it
+ * (Gatehouse's grant); with it only the organization's members or only its owners do (Keyrock's
+ * `role_organization`), kept as a string set.
+ */
+export function orgAuthorizationItem(
+  appId: number,
+  orgId: number,
+  roleId: number,
+  only: readonly MemberRole[] = MEMBER_ROLES,
+): Item {
   return {
     ...keys.orgAuthorization(appId, orgId, roleId),
     ...keys.orgAppsGsi(orgId, appId, roleId),
@@ -243,8 +260,15 @@ export function orgAuthorizationItem(appId: number, orgId: number, roleId: numbe
     appId,
     orgId,
     roleId,
+    ...(only.length === 1 ? { heldBy: new Set(only) } : {}),
   };
 }
+
+/** Whom in the organization an ORGAUTHZ item gives its role to. */
+export const heldBy = (item: Item): MemberRole[] => {
+  const set = item.heldBy as Set<MemberRole> | undefined;
+  return set ? MEMBER_ROLES.filter((r) => set.has(r)) : [...MEMBER_ROLES];
+};
 
 export async function getApplication(db: Db, appId: number): Promise<Application | undefined> {
   const item = await getItem(db, keys.application(appId));

@@ -1,9 +1,9 @@
-import { toRole } from './applications.js';
+import { heldBy, toRole } from './applications.js';
 import type { Db } from './db.js';
 import { idFrom, keys } from './keys.js';
 import { batchGet, getItem, type Item, isConditionalFailure, queryPartition } from './ops.js';
 import { toPermission } from './roles.js';
-import { catalogueItem, permissionValue, roleIdsFrom, SUMMARY_VERSION } from './summaries.js';
+import { catalogueItem, orgRoleSets, permissionValue, SUMMARY_VERSION, scopeSet } from './summaries.js';
 
 /**
  * Builds the lookups' summary items (store/summaries.ts) for applications created before they
@@ -39,28 +39,38 @@ async function guarded(write: Promise<unknown>): Promise<void> {
 async function rebuildApplication(db: Db, appId: number, report: MigrationReport): Promise<void> {
   const items = await queryPartition(db, keys.appPartition(appId));
   const sk = (i: Item) => i.SK as string;
-  const expected = new Map<number, Set<number>>();
+  // Each organization's three sets (store/summaries.ts): whole organization, members, owners.
+  type Sets = Record<'all' | 'member' | 'owner', number[]>;
+  const expected = new Map<number, Sets>();
   for (const i of items.filter((x) => sk(x).startsWith(keys.orgAuthorizationPrefix))) {
     const orgId = idFrom(sk(i), 1);
-    expected.set(orgId, (expected.get(orgId) ?? new Set()).add(i.roleId as number));
+    const sets = expected.get(orgId) ?? { all: [], member: [], owner: [] };
+    const set = scopeSet(heldBy(i));
+    if (set) sets[set].push(i.roleId as number);
+    expected.set(orgId, sets);
   }
   const current = new Map(
     items.filter((i) => sk(i).startsWith('ORGROLES#')).map((i) => [i.orgId as number, i]),
   );
+  const text = (sets: Sets) => JSON.stringify([sets.all, sets.member, sets.owner].map((l) => [...l].sort()));
   for (const orgId of new Set([...expected.keys(), ...current.keys()])) {
-    const want = [...(expected.get(orgId) ?? [])].sort();
+    const want = expected.get(orgId) ?? { all: [], member: [], owner: [] };
     const have = current.get(orgId);
-    if (have && roleIdsFrom(have).sort().join() === want.join()) continue;
+    if (have && text(orgRoleSets(have)) === text(want)) continue;
     const next = Number(have?.ver ?? 0) + 1;
     const { ConditionExpression, ExpressionAttributeValues } = versionCondition(have);
+    const names = { all: 'roleIds', member: 'memberRoleIds', owner: 'ownerRoleIds' } as const;
+    const kinds = ['all', 'member', 'owner'] as const;
+    const set = kinds.filter((k) => want[k].length > 0);
+    const remove = kinds.filter((k) => want[k].length === 0);
     await guarded(
       db.doc.update({
         TableName: db.table,
         Key: keys.orgRoles(appId, orgId),
-        UpdateExpression:
-          want.length > 0
-            ? 'SET #t = :t, appId = :a, orgId = :o, roleIds = :r, ver = :next'
-            : 'SET #t = :t, appId = :a, orgId = :o, ver = :next REMOVE roleIds',
+        UpdateExpression: [
+          `SET #t = :t, appId = :a, orgId = :o, ver = :next${set.map((k) => `, ${names[k]} = :${k}`).join('')}`,
+          remove.length > 0 ? `REMOVE ${remove.map((k) => names[k]).join(', ')}` : '',
+        ].join(' '),
         ConditionExpression,
         ExpressionAttributeNames: { '#t': 'type' },
         ExpressionAttributeValues: {
@@ -69,7 +79,7 @@ async function rebuildApplication(db: Db, appId: number, report: MigrationReport
           ':a': appId,
           ':o': orgId,
           ':next': next,
-          ...(want.length > 0 ? { ':r': new Set(want) } : {}),
+          ...Object.fromEntries(set.map((k) => [`:${k}`, new Set(want[k])])),
         },
       }),
     );

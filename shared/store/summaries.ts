@@ -1,4 +1,4 @@
-import type { BuiltInRole, HttpVerb } from '../model.js';
+import type { BuiltInRole, HttpVerb, MemberRole } from '../model.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
 import type { Item } from './ops.js';
@@ -174,20 +174,61 @@ function orgRolesUpdate(db: Db, appId: number, orgId: number, clause: string, ro
   };
 }
 
+/**
+ * Where an ORGROLES item keeps a role, by whom in the organization it is given to: Gatehouse's
+ * grant to the whole organization (`roleIds`), or Keyrock's grant to its members alone or its
+ * owners alone (`role_organization` = member / owner: `memberRoleIds`, `ownerRoleIds`).
+ */
+const ORG_ROLE_SETS = { all: 'roleIds', member: 'memberRoleIds', owner: 'ownerRoleIds' } as const;
+type OrgRoleSet = keyof typeof ORG_ROLE_SETS;
+
+/** Whom in an organization a role is given to: both its members and owners, one of them, or none. */
+export const scopeSet = (heldBy: readonly MemberRole[]): OrgRoleSet | undefined =>
+  heldBy.length === 2 ? 'all' : heldBy[0];
+
+/** Keeps the role in exactly one set (or none) in one update expression. */
+function placeRole(db: Db, appId: number, orgId: number, roleId: number, target: OrgRoleSet | undefined) {
+  const others = (Object.keys(ORG_ROLE_SETS) as OrgRoleSet[])
+    .filter((k) => k !== target)
+    .map((k) => `${ORG_ROLE_SETS[k]} :r`)
+    .join(', ');
+  const add = target ? `${ORG_ROLE_SETS[target]} :r, #ver :one` : '#ver :one';
+  return orgRolesUpdate(db, appId, orgId, ` ADD ${add} DELETE ${others}`, [roleId]);
+}
+
 export const orgRolesSummary = {
-  add: (db: Db, appId: number, orgId: number, roleId: number) =>
-    orgRolesUpdate(db, appId, orgId, ' ADD roleIds :r, #ver :one', [roleId]),
+  /** The role for the whole organization (the portal, and /v1 once both members and owners hold it). */
+  add: (db: Db, appId: number, orgId: number, roleId: number) => placeRole(db, appId, orgId, roleId, 'all'),
+  /** The role for whom `heldBy` names: members, owners, both or (empty) nobody. */
+  place: (db: Db, appId: number, orgId: number, roleId: number, heldBy: readonly MemberRole[]) =>
+    placeRole(db, appId, orgId, roleId, scopeSet(heldBy)),
   remove: (db: Db, appId: number, orgId: number, roleId: number) =>
-    orgRolesUpdate(db, appId, orgId, ' ADD #ver :one DELETE roleIds :r', [roleId]),
-  /** Exactly these roles (the portal's "change role", a new application's owner). */
+    placeRole(db, appId, orgId, roleId, undefined),
+  /** Exactly these roles, for the whole organization (the portal's "change role", a new application's owner). */
   replace: (db: Db, appId: number, orgId: number, roleIds: number[]) =>
     roleIds.length > 0
-      ? orgRolesUpdate(db, appId, orgId, ', roleIds = :r ADD #ver :one', roleIds)
-      : orgRolesUpdate(db, appId, orgId, ' REMOVE roleIds ADD #ver :one'),
+      ? orgRolesUpdate(
+          db,
+          appId,
+          orgId,
+          ', roleIds = :r REMOVE memberRoleIds, ownerRoleIds ADD #ver :one',
+          roleIds,
+        )
+      : orgRolesUpdate(db, appId, orgId, ' REMOVE roleIds, memberRoleIds, ownerRoleIds ADD #ver :one'),
 };
 
-/** The role ids in an ORGROLES item (none when the item or its set is absent). */
-export function roleIdsFrom(item: Item | undefined): number[] {
-  const set = item?.roleIds as Set<number> | undefined;
-  return set ? [...set].map(Number) : [];
+/**
+ * The role ids an ORGROLES item gives a member or an owner of the organization (none when the
+ * item or its sets are absent): the whole organization's, and those given to its members alone
+ * or its owners alone, as Keyrock's /user answers for the user's role in the organization.
+ */
+export function roleIdsFrom(item: Item | undefined, as: MemberRole): number[] {
+  const sets = orgRoleSets(item);
+  return [...sets.all, ...(as === 'owner' ? sets.owner : sets.member)];
+}
+
+/** The three sets of an ORGROLES item, as numbers. */
+export function orgRoleSets(item: Item | undefined): Record<OrgRoleSet, number[]> {
+  const read = (name: string) => [...((item?.[name] as Set<number> | undefined) ?? [])].map(Number);
+  return { all: read('roleIds'), member: read('memberRoleIds'), owner: read('ownerRoleIds') };
 }

@@ -95,8 +95,14 @@ function GranteeRow({
   };
   const extra =
     grantee.roleIds.length > 1 ? ` (holds ${grantee.roleIds.length} roles; choosing one replaces them)` : '';
+  const roleName = (id: string) => roleOptions.find((o) => o.value === id)?.label ?? `Role ${id}`;
+  const only = Object.entries(grantee.only)
+    .map(([id, holder]) => `${roleName(id)}: its ${holder}s only`)
+    .join('; ');
   return html`<li>
-    <span><strong>${grantee.label}</strong> ${grantee.kind === 'org' ? '(organization)' : ''}</span>
+    <span
+      ><strong>${grantee.label}</strong> ${grantee.kind === 'org' ? `(organization${only ? `; ${only}` : ''})` : ''}</span
+    >
     <span class="row-actions">
       <${Field}
         id=${`role-${grantee.kind}-${grantee.id}`}

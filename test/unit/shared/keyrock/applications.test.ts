@@ -249,9 +249,10 @@ describe('Keyrock role and permission shapes', () => {
     });
   });
 
-  it('gives roles to whole organizations only (organization_roles/member)', () => {
+  it('gives roles to an organization’s members or its owners (organization_roles/member|owner)', () => {
     expect(organizationRoleParam('member')).toBe('member');
-    expectAppError(() => organizationRoleParam('owner'), 'validation');
+    expect(organizationRoleParam('owner')).toBe('owner');
     expectAppError(() => organizationRoleParam('boss'), 'not_found');
+    expectAppError(() => organizationRoleParam('Owner'), 'not_found');
   });
 });

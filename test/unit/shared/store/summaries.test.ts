@@ -47,8 +47,14 @@ describe('the catalogue summary', () => {
 
 describe('an organization’s roles in an application', () => {
   it('reads the role set, and no roles for an absent item or an emptied set', () => {
-    expect(roleIdsFrom({ roleIds: new Set([3, 1]) }).sort()).toEqual([1, 3]);
-    expect(roleIdsFrom(undefined)).toEqual([]);
-    expect(roleIdsFrom({ appId: 1 })).toEqual([]);
+    expect(roleIdsFrom({ roleIds: new Set([3, 1]) }, 'member').sort()).toEqual([1, 3]);
+    expect(roleIdsFrom(undefined, 'owner')).toEqual([]);
+    expect(roleIdsFrom({ appId: 1 }, 'member')).toEqual([]);
+  });
+
+  it('gives a member the whole organization’s roles and its members’, an owner the owners’', () => {
+    const item = { roleIds: new Set([1]), memberRoleIds: new Set([2]), ownerRoleIds: new Set([3]) };
+    expect(roleIdsFrom(item, 'member').sort()).toEqual([1, 2]);
+    expect(roleIdsFrom(item, 'owner').sort()).toEqual([1, 3]);
   });
 });
