@@ -4,9 +4,11 @@
 # agents, a trust and a logo through its own API and pages; `npx idm import keyrock` moves its
 # database into a fresh Gatehouse; then the same requests are put to both and compared.
 #
-#   scripts/keyrock-move-check.sh --keyrock /tmp/keyrock [--keep]
+#   scripts/keyrock-move-check.sh --keyrock /tmp/keyrock [--cpu] [--keep]
 #
 # --keyrock: a checkout of ging/fiware-idm with its dependencies installed (`npm install` there).
+# --cpu: afterwards, the CPU per request of both servers and their databases on the same data
+# (keyrock-move/side-by-side.mjs: alternating runs, CPU read from /proc; about two minutes).
 # Nothing of Keyrock's is copied into this repository; its database and server run from a
 # temporary directory, on free ports on 127.0.0.1, and are stopped at the end with Gatehouse.
 # Needs mariadb-server (mariadb-install-db, mariadbd), Java, curl and jq.
@@ -18,6 +20,7 @@ set -euo pipefail
 
 KEYROCK=''
 KEEP=0
+CPU=0
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 HERE="$REPO/scripts/keyrock-move"
 
@@ -26,6 +29,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --keyrock) KEYROCK="$2"; shift 2 ;;
     --keep) KEEP=1; shift ;;
+    --cpu) CPU=1; shift ;;
     -h|--help) usage ;;
     *) echo "Unknown argument: $1" >&2; usage ;;
   esac
@@ -35,7 +39,7 @@ if [ ! -f "$KEYROCK/bin/www" ] || [ ! -d "$KEYROCK/node_modules" ]; then
   echo "$KEYROCK is not a Keyrock checkout with its dependencies installed (bin/www, node_modules)." >&2
   exit 2
 fi
-for tool in mariadb-install-db mariadbd mariadb curl jq java; do
+for tool in mariadb-install-db mariadbd mariadb curl jq java ss; do
   command -v "$tool" >/dev/null || { echo "$tool is needed and not installed." >&2; exit 2; }
 done
 
@@ -122,8 +126,9 @@ node "$HERE/probe.mjs" "http://127.0.0.1:$KR_PORT" "$WORK/out/dataset.json" "$WO
 
 # 4. A fresh Gatehouse, and the move.
 GH_PORT="$(free_port)"
+DYNAMODB_PORT="$(free_port)"
 export DATA_DIR="$WORK/gatehouse"
-PORT="$GH_PORT" DYNAMODB_PORT="$(free_port)" S3_PORT="$(free_port)" MAIL_PORT="$(free_port)" \
+PORT="$GH_PORT" DYNAMODB_PORT="$DYNAMODB_PORT" S3_PORT="$(free_port)" MAIL_PORT="$(free_port)" \
   MAIL_WEB_PORT="$(free_port)" setsid bash -c 'cd "$1" && exec npm start' _ "$REPO" >"$WORK/gatehouse.log" 2>&1 &
 GROUPS_+=($!)
 wait_for "http://127.0.0.1:$GH_PORT/version" "${GROUPS_[-1]}" "$WORK/gatehouse.log" ||
@@ -155,3 +160,11 @@ curl -fsS -o /dev/null -X PATCH -H 'content-type: application/json' -H "x-auth-t
 # 6. The same requests to Gatehouse, and the comparison.
 node "$HERE/probe.mjs" "$GH" "$WORK/out/dataset.json" "$WORK/out/gatehouse.json" >&2
 node "$HERE/compare.mjs" "$WORK/out/keyrock.json" "$WORK/out/gatehouse.json" "$WORK/out/dataset.json"
+
+# 7. Optionally, CPU per request side by side. The pids are the processes listening on each port.
+if [ "$CPU" = 1 ]; then
+  listener() { ss -ltnpH "sport = :$1" | sed -E 's/.*pid=([0-9]+).*/\1/' | head -1; }
+  node "$HERE/side-by-side.mjs" "$WORK/out/dataset.json" \
+    "http://127.0.0.1:$KR_PORT" "$(listener "$KR_PORT")" "$(listener "$DB_PORT")" \
+    "$GH" "$(listener "$GH_PORT")" "$(listener "$DYNAMODB_PORT")"
+fi
