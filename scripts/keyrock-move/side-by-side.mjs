@@ -87,7 +87,8 @@ for (let round = 1; round <= 3; round++) {
         service: ((ticks(t.service) - service0) * TICK_MS) / n,
         db: ((ticks(t.db) - db0) * TICK_MS) / n,
       };
-      (results[workload] ??= {})[name] ??= [];
+      results[workload] ??= {};
+      results[workload][name] ??= [];
       results[workload][name].push(row);
       console.error(
         `round ${round}, ${workload}, ${name}: ${n} answers, ${row.service.toFixed(2)} ms service CPU`,
