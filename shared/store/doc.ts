@@ -145,33 +145,44 @@ const writeToNative = (w: WriteRequest): BatchWriteRequest => ({
   ...(w.PutRequest?.Item ? { PutRequest: { Item: toNative(w.PutRequest.Item) } } : {}),
   ...(w.DeleteRequest?.Key ? { DeleteRequest: { Key: toNative(w.DeleteRequest.Key) } } : {}),
 });
-const transactToRaw = (t: TransactItem): TransactWriteItem => {
-  const out: TransactWriteItem = {};
-  const v = valuesToRaw;
-  if (t.ConditionCheck) {
-    const c = t.ConditionCheck;
-    out.ConditionCheck = {
-      ...c,
-      Key: toRaw(c.Key),
-      ExpressionAttributeValues: v(c.ExpressionAttributeValues),
-    };
-  }
-  if (t.Put)
-    out.Put = {
-      ...t.Put,
-      Item: toRaw(t.Put.Item),
-      ExpressionAttributeValues: v(t.Put.ExpressionAttributeValues),
-    };
-  if (t.Delete) {
-    const d = t.Delete;
-    out.Delete = { ...d, Key: toRaw(d.Key), ExpressionAttributeValues: v(d.ExpressionAttributeValues) };
-  }
-  if (t.Update) {
-    const u = t.Update;
-    out.Update = { ...u, Key: toRaw(u.Key), ExpressionAttributeValues: v(u.ExpressionAttributeValues) };
-  }
-  return out;
-};
+/** A command part naming an item by key, with its expression values, in wire form. */
+const keyedToRaw = <T extends { Key: NativeItem } & Values>(part: T) => ({
+  ...part,
+  Key: toRaw(part.Key),
+  ExpressionAttributeValues: valuesToRaw(part.ExpressionAttributeValues),
+});
+const transactToRaw = (t: TransactItem): TransactWriteItem => ({
+  ...(t.ConditionCheck ? { ConditionCheck: keyedToRaw(t.ConditionCheck) } : {}),
+  ...(t.Put
+    ? {
+        Put: {
+          ...t.Put,
+          Item: toRaw(t.Put.Item),
+          ExpressionAttributeValues: valuesToRaw(t.Put.ExpressionAttributeValues),
+        },
+      }
+    : {}),
+  ...(t.Delete ? { Delete: keyedToRaw(t.Delete) } : {}),
+  ...(t.Update ? { Update: keyedToRaw(t.Update) } : {}),
+});
+
+/** A single-item write's answer, its Attributes (ReturnValues) made native. */
+function withNativeAttributes<O extends { Attributes?: Raw | undefined }>({ Attributes, ...out }: O) {
+  return Attributes ? { ...out, Attributes: toNative(Attributes) } : out;
+}
+
+/** A Query's or Scan's page, its items and its last key made native. */
+function nativePage<O extends { Items?: Raw[] | undefined; LastEvaluatedKey?: Raw | undefined }>({
+  Items,
+  LastEvaluatedKey,
+  ...out
+}: O) {
+  return {
+    ...out,
+    ...(Items ? { Items: Items.map((item) => toNative(item)) } : {}),
+    ...(LastEvaluatedKey ? { LastEvaluatedKey: toNative(LastEvaluatedKey) } : {}),
+  };
+}
 
 /**
  * DynamoDB with native values, one method per operation the store uses. Calls go through
@@ -202,66 +213,47 @@ export class Doc {
   }
 
   async put(input: PutInput): Promise<PutOutput> {
-    const { Attributes, ...out } = await this.client.send(
-      new PutItemCommand({
-        ...input,
-        Item: toRaw(input.Item),
-        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-      }),
+    return withNativeAttributes(
+      await this.client.send(
+        new PutItemCommand({
+          ...input,
+          Item: toRaw(input.Item),
+          ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
+        }),
+      ),
     );
-    return Attributes ? { ...out, Attributes: toNative(Attributes) } : out;
   }
 
   async update(input: UpdateInput): Promise<UpdateOutput> {
-    const { Attributes, ...out } = await this.client.send(
-      new UpdateItemCommand({
-        ...input,
-        Key: toRaw(input.Key),
-        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-      }),
-    );
-    return Attributes ? { ...out, Attributes: toNative(Attributes) } : out;
+    return withNativeAttributes(await this.client.send(new UpdateItemCommand(keyedToRaw(input))));
   }
 
   async delete(input: DeleteInput): Promise<DeleteOutput> {
-    const { Attributes, ...out } = await this.client.send(
-      new DeleteItemCommand({
-        ...input,
-        Key: toRaw(input.Key),
-        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-      }),
-    );
-    return Attributes ? { ...out, Attributes: toNative(Attributes) } : out;
+    return withNativeAttributes(await this.client.send(new DeleteItemCommand(keyedToRaw(input))));
   }
 
   async query(input: QueryInput): Promise<QueryOutput> {
-    const { Items, LastEvaluatedKey, ...out } = await this.client.send(
-      new QueryCommand({
-        ...input,
-        ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
-        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-      }),
+    return nativePage(
+      await this.client.send(
+        new QueryCommand({
+          ...input,
+          ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
+          ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
+        }),
+      ),
     );
-    return {
-      ...out,
-      ...(Items ? { Items: Items.map(toNative) } : {}),
-      ...(LastEvaluatedKey ? { LastEvaluatedKey: toNative(LastEvaluatedKey) } : {}),
-    };
   }
 
   async scan(input: ScanInput): Promise<ScanOutput> {
-    const { Items, LastEvaluatedKey, ...out } = await this.client.send(
-      new ScanCommand({
-        ...input,
-        ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
-        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-      }),
+    return nativePage(
+      await this.client.send(
+        new ScanCommand({
+          ...input,
+          ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
+          ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
+        }),
+      ),
     );
-    return {
-      ...out,
-      ...(Items ? { Items: Items.map(toNative) } : {}),
-      ...(LastEvaluatedKey ? { LastEvaluatedKey: toNative(LastEvaluatedKey) } : {}),
-    };
   }
 
   async batchGet(input: BatchGetInput): Promise<BatchGetOutput> {
