@@ -11,6 +11,7 @@ import { totals } from '../shared/store/stats.js';
 import { getLogin, getUser } from '../shared/store/users.js';
 import { linkIn, waitForMail } from './support/mail.js';
 import { basic, newApp, postForm } from './support/oauth.js';
+import { PortalSession } from './support/portal.js';
 import { startService, type TestService } from './support/service.js';
 
 // Account settings through the local server: name, password, e-mail (re-verified
@@ -25,29 +26,12 @@ const PASSWORD = 'password-123';
 const address = (name: string) => `${name}-${randomUUID().slice(0, 8)}@example.com`;
 const CHANGE = 'Confirm your new email address';
 
-/** A browser: keeps the session cookie and the CSRF token of its sign-in. */
-class Browser {
-  cookie = '';
-  csrf = '';
-  async call(method: string, path: string, body?: unknown, init: { csrf?: boolean } = {}) {
-    const headers: Record<string, string> = {};
-    if (this.cookie) headers.cookie = this.cookie;
-    if (init.csrf !== false && this.csrf) headers['x-csrf-token'] = this.csrf;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${service.url}${path}`, {
-      method,
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0]!;
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, setCookie };
+class Browser extends PortalSession {
+  constructor() {
+    super(() => service.url);
   }
-  async signIn(email: string, password = PASSWORD) {
-    const res = await this.call('POST', '/api/session', { email, password });
-    if (res.status === 200) this.csrf = res.body.csrfToken;
-    return res;
+  override signIn(email: string, password = PASSWORD) {
+    return super.signIn(email, password);
   }
 }
 

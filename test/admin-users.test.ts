@@ -5,6 +5,7 @@ import { setAdministrator } from '../shared/domain/user-admin.js';
 import { adminIds, getUser, setEnabled } from '../shared/store/users.js';
 import { expectKeyrockError, keyrockClient } from './support/keyrock.js';
 import { authorizeLocation, basic, CALLBACK, newApp, postForm, signedIn } from './support/oauth.js';
+import { PortalSession } from './support/portal.js';
 import { startService, type TestService } from './support/service.js';
 
 // The administrator page through the local server: the directory with search and
@@ -18,28 +19,12 @@ afterAll(() => service.close());
 const PASSWORD = 'correct horse battery';
 const run = randomUUID().slice(0, 6);
 
-class Browser {
-  cookie = '';
-  csrf = '';
-  async call(method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = {};
-    if (this.cookie) headers.cookie = this.cookie;
-    if (this.csrf) headers['x-csrf-token'] = this.csrf;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${service.url}${path}`, {
-      method,
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0]!;
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+class Browser extends PortalSession {
+  constructor() {
+    super(() => service.url);
   }
-  async signIn(email: string) {
-    const res = await this.call('POST', '/api/session', { email, password: PASSWORD });
-    if (res.status === 200) this.csrf = res.body.csrfToken;
-    return res;
+  override signIn(email: string) {
+    return super.signIn(email, PASSWORD);
   }
 }
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAgent } from '../shared/store/agents.js';
 import type { User } from '../shared/store/users.js';
-import { basic, newApp, newUser, postForm, type Registered, signedIn } from './support/oauth.js';
+import { iotSignIn, pepSignIn } from './support/keyrock.js';
+import { newApp, newUser, signedIn } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
 /**
@@ -56,26 +57,6 @@ const own = (method: string, path: string, body?: unknown) => call(ownerSession,
 const app = (name: string) =>
   newApp(service.db, owner.id, { name, grantTypes: ['authorization_code', 'password'] });
 
-/** The PEP proxy's own sign-in (Keyrock's POST /v3/auth/tokens): 201 or 401. */
-async function pepSignIn(name: string, password: string): Promise<number> {
-  const res = await fetch(`${service.url}/v3/auth/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, password }),
-  });
-  return res.status;
-}
-
-/** An IoT agent's sign-in: the password grant with its id as the username. */
-async function iotSignIn(registered: Registered, username: string, password: string): Promise<number> {
-  const res = await postForm(
-    `${service.url}/oauth2/token`,
-    { grant_type: 'password', username, password },
-    { authorization: basic(registered.app.clientId, registered.secret) },
-  );
-  return res.status;
-}
-
 describe('PEP proxy in the portal', () => {
   it('creates one (password shown once, a second is 409), resets and deletes it', async () => {
     const { app: a } = await app('Guarded');
@@ -95,7 +76,7 @@ describe('PEP proxy in the portal', () => {
     // Only a bcrypt hash is kept, and the list shows the id alone.
     expect((await getAgent(service.db, 'pep', pep.id))!.passwordHash).toMatch(/^\$2[aby]\$/);
     expect((await own('GET', `${base}/agents`)).body).toEqual({ pepProxy: { id: pep.id }, iotAgents: [] });
-    expect(await pepSignIn(pep.id, pep.password)).toBe(201);
+    expect(await pepSignIn(service.url, pep.id, pep.password)).toBe(201);
 
     const second = await own('POST', `${base}/pep-proxy`);
     expect(second.status).toBe(409);
@@ -105,12 +86,12 @@ describe('PEP proxy in the portal', () => {
     expect(reset.status).toBe(200);
     expect(reset.body.password).toMatch(/^pep_proxy_/);
     expect(reset.body.password).not.toBe(pep.password);
-    expect(await pepSignIn(pep.id, pep.password)).toBe(401);
-    expect(await pepSignIn(pep.id, reset.body.password)).toBe(201);
+    expect(await pepSignIn(service.url, pep.id, pep.password)).toBe(401);
+    expect(await pepSignIn(service.url, pep.id, reset.body.password)).toBe(201);
 
     expect(await own('DELETE', `${base}/pep-proxy`)).toEqual({ status: 200, body: { deleted: true } });
     expect((await own('GET', `${base}/agents`)).body.pepProxy).toBeNull();
-    expect(await pepSignIn(pep.id, reset.body.password)).toBe(401);
+    expect(await pepSignIn(service.url, pep.id, reset.body.password)).toBe(401);
     expect((await own('DELETE', `${base}/pep-proxy`)).status).toBe(404);
     expect((await own('POST', `${base}/pep-proxy/password`)).status).toBe(404);
   });
@@ -132,13 +113,13 @@ describe('IoT agents in the portal', () => {
       pepProxy: null,
       iotAgents: ids.map((id) => ({ id })),
     });
-    expect(await iotSignIn(registered, first.body.id, first.body.password)).toBe(200);
+    expect(await iotSignIn(service.url, registered, first.body.id, first.body.password)).toBe(200);
 
     const reset = await own('POST', `${base}/iot-agents/${first.body.id}/password`);
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({ id: first.body.id, password: expect.stringMatching(/^iot_sensor_/) });
-    expect(await iotSignIn(registered, first.body.id, first.body.password)).toBe(400);
-    expect(await iotSignIn(registered, first.body.id, reset.body.password)).toBe(200);
+    expect(await iotSignIn(service.url, registered, first.body.id, first.body.password)).toBe(400);
+    expect(await iotSignIn(service.url, registered, first.body.id, reset.body.password)).toBe(200);
 
     // Another application's agent is not found through this one.
     const { app: other } = await app('Other sensors');

@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PortalSession } from './support/portal.js';
 import { startService, type TestService } from './support/service.js';
 
 let service: TestService;
@@ -9,42 +10,19 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-/** A browser-like client: keeps the session cookie and the CSRF token from the sign-in answer. */
-class Client {
-  cookie = '';
-  csrf = '';
-  async call(
-    method: string,
-    path: string,
-    body?: unknown,
-    init: { csrf?: boolean; raw?: Buffer; type?: string } = {},
-  ) {
-    const headers: Record<string, string> = {};
-    if (this.cookie) headers.cookie = this.cookie;
-    if (init.csrf !== false && this.csrf) headers['x-csrf-token'] = this.csrf;
-    let payload: BodyInit | undefined;
-    if (init.raw) {
-      payload = new Uint8Array(init.raw);
-      headers['content-type'] = init.type ?? 'application/octet-stream';
-    } else if (body !== undefined) {
-      payload = JSON.stringify(body);
-      headers['content-type'] = 'application/json';
-    }
-    const res = await fetch(`${service.url}${path}`, { method, headers, body: payload });
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0]!;
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, setCookie };
+/** A browser-like client whose sign-up and sign-in must succeed. */
+class Client extends PortalSession {
+  constructor() {
+    super(() => service.url);
   }
   async signUp(email: string, password = 'password-123', displayName = email.split('@')[0]) {
     const res = await this.call('POST', '/api/users', { email, password, displayName });
     expect(res.status).toBe(201);
     return res.body.user as { id: number; email: string; nickName: string };
   }
-  async signIn(email: string, password = 'password-123') {
-    const res = await this.call('POST', '/api/session', { email, password });
+  override async signIn(email: string, password = 'password-123') {
+    const res = await super.signIn(email, password);
     expect(res.status).toBe(200);
-    this.csrf = res.body.csrfToken;
     return res;
   }
 }

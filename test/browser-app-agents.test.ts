@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPortal } from '../portal/build.js';
 import type { User } from '../shared/store/users.js';
 import { type Chromium, launchChromium } from './support/browser.js';
-import { basic, newApp, newUser, PASSWORD, postForm, type Registered } from './support/oauth.js';
+import { iotSignIn, pepSignIn } from './support/keyrock.js';
+import { newApp, newUser, PASSWORD } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
 /**
@@ -52,24 +53,6 @@ async function shownPassword(page: Page, what: string): Promise<{ id: string; pa
   return { id: id!, password: password! };
 }
 
-async function pepSignIn(name: string, password: string): Promise<number> {
-  const res = await fetch(`${service.url}/v3/auth/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, password }),
-  });
-  return res.status;
-}
-
-async function iotSignIn(registered: Registered, username: string, password: string): Promise<number> {
-  const res = await postForm(
-    `${service.url}/oauth2/token`,
-    { grant_type: 'password', username, password },
-    { authorization: basic(registered.app.clientId, registered.secret) },
-  );
-  return res.status;
-}
-
 describe('PEP proxy, IoT agents and trusted applications on the application page', () => {
   it('walks a Provider through the three sections', async () => {
     const owner = await newUser(service.db, 'provider');
@@ -91,7 +74,7 @@ describe('PEP proxy, IoT agents and trusted applications on the application page
     expect(created.id).toMatch(/^pep_proxy_/);
     await pep.getByRole('button', { name: 'Copy PEP proxy password' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(created.password);
-    expect(await pepSignIn(created.id, created.password)).toBe(201);
+    expect(await pepSignIn(service.url, created.id, created.password)).toBe(201);
     // At 375 px the long id and password wrap instead of sticking out.
     await page.screenshot({ path: join(shots, 'app-agents-pep-created-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 375, height: 812 });
@@ -114,18 +97,18 @@ describe('PEP proxy, IoT agents and trusted applications on the application page
     const reset = await shownPassword(page, 'PEP proxy');
     expect(reset.id).toBe(created.id);
     expect(reset.password).not.toBe(created.password);
-    expect(await pepSignIn(created.id, created.password)).toBe(401);
-    expect(await pepSignIn(created.id, reset.password)).toBe(201);
+    expect(await pepSignIn(service.url, created.id, created.password)).toBe(401);
+    expect(await pepSignIn(service.url, created.id, reset.password)).toBe(201);
 
     // Delete: Cancel keeps it; confirming removes it.
     await pep.getByRole('button', { name: 'Delete PEP proxy' }).click();
     await pep.getByRole('button', { name: 'Cancel' }).click();
-    expect(await pepSignIn(created.id, reset.password)).toBe(201);
+    expect(await pepSignIn(service.url, created.id, reset.password)).toBe(201);
     await pep.getByRole('button', { name: 'Delete PEP proxy' }).click();
     await pep.getByText('Delete the PEP proxy?').waitFor();
     await pep.getByRole('button', { name: 'Delete for good' }).click();
     await pep.getByText('No PEP proxy yet.').waitFor();
-    expect(await pepSignIn(created.id, reset.password)).toBe(401);
+    expect(await pepSignIn(service.url, created.id, reset.password)).toBe(401);
 
     // IoT agents: add one, shown once, listed; it signs in with the password grant.
     const iot = section(page, 'IoT agents');
@@ -134,7 +117,7 @@ describe('PEP proxy, IoT agents and trusted applications on the application page
     const agent = await shownPassword(page, 'IoT agent');
     expect(agent.id).toMatch(/^iot_sensor_/);
     await iot.getByRole('listitem').filter({ hasText: agent.id }).waitFor();
-    expect(await iotSignIn(registered, agent.id, agent.password)).toBe(200);
+    expect(await iotSignIn(service.url, registered, agent.id, agent.password)).toBe(200);
 
     // Trusted applications: trust the partner's by client id, then remove it after confirming.
     const trusted = section(page, 'Trusted applications');

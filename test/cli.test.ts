@@ -8,6 +8,7 @@ import { getMembership } from '../shared/store/organizations.js';
 import { roleCatalogue } from '../shared/store/roles.js';
 import { totals } from '../shared/store/stats.js';
 import { getLogin, getUser } from '../shared/store/users.js';
+import { runIdm } from './support/cli.js';
 import { testDb } from './support/service.js';
 
 interface Run {
@@ -22,20 +23,9 @@ let db: Db;
 let env: NodeJS.ProcessEnv;
 
 /** Runs `idm` as an operator would (bin/idm.mjs), against this file's table on the run's DynamoDB Local. */
-function idm(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/idm.mjs', ...args],
-      { env, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
-        let json: Record<string, unknown> = {};
-        if (code === 0) json = JSON.parse(stdout) as Record<string, unknown>;
-        resolve({ code, stdout, stderr, json });
-      },
-    );
-  });
+async function idm(...args: string[]): Promise<Run> {
+  const run = await runIdm(env, args, 60_000);
+  return { ...run, json: run.code === 0 ? (JSON.parse(run.stdout) as Record<string, unknown>) : {} };
 }
 
 /** A failed command: nothing on stdout, exactly one line on stderr, the expected exit code. */

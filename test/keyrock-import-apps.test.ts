@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { importedIds } from '../shared/store/aliases.js';
 import { getApplication, getClient } from '../shared/store/applications.js';
+import { runIdm } from './support/cli.js';
 import { APP_SCHEMA, keyrockPassword, USER_SCHEMA } from './support/keyrock-schema.js';
 import { type MariaDb, startMariaDb } from './support/mariadb.js';
 import { basic, CALLBACK, postForm, signedIn } from './support/oauth.js';
@@ -19,29 +19,12 @@ import { startService, type TestService } from './support/service.js';
  * and an application image, written as Keyrock writes them; then the clients, users and the PEP
  * proxy's `/user` decisions work against Gatehouse with what Keyrock issued.
  */
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 let maria: MariaDb;
 let service: TestService;
 let env: NodeJS.ProcessEnv;
 let images: string;
 
-function idm(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/idm.mjs', ...args],
-      { env, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const idm = (...args: string[]) => runIdm(env, args);
 
 // Keyrock's ids: UUIDs for users, organizations, applications, roles and permissions.
 const ALICE = 'a11ce000-0000-4000-8000-000000000001';

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +6,8 @@ import { importedIds } from '../shared/store/aliases.js';
 import { getMembership, getOrganization, membersOfOrganization } from '../shared/store/organizations.js';
 import { totals } from '../shared/store/stats.js';
 import { getLogin, getUser } from '../shared/store/users.js';
-import { APP_SCHEMA, USER_SCHEMA } from './support/keyrock-schema.js';
+import { runIdm } from './support/cli.js';
+import { APP_SCHEMA, keyrockPassword, USER_SCHEMA } from './support/keyrock-schema.js';
 import { type MariaDb, startMariaDb } from './support/mariadb.js';
 import { basic, newApp, newUser, postForm, type Registered } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
@@ -18,37 +17,12 @@ import { startService, type TestService } from './support/service.js';
  * migrations create them), run as an operator runs it (bin/idm.mjs), into the table the local
  * server serves: moved users sign in with their Keyrock passwords.
  */
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 let maria: MariaDb;
 let service: TestService;
 let app: Registered;
 let env: NodeJS.ProcessEnv;
 
-function idm(...args: string[]): Promise<Run> {
-  return idmWith(env, ...args);
-}
-
-function idmWith(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/idm.mjs', ...args],
-      { env: environment, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
-}
-
-// What Keyrock's models/user.js stores: hex HMAC-SHA1 of the password under the user's salt.
-const keyrockPassword = (salt: string, password: string) =>
-  createHmac('sha1', salt).update(password).digest('hex');
+const idm = (...args: string[]) => runIdm(env, args);
 
 const ALICE = 'aaaaaaaa-0000-4000-8000-000000000001';
 const BOB = 'bbbbbbbb-0000-4000-8000-000000000002';
@@ -324,7 +298,7 @@ describe('idm import keyrock', () => {
   it('refuses to write into a deployed table without the stack’s at-rest key, before reading anything', async () => {
     // A deployed table: no DynamoDB endpoint of our own. Nothing is contacted before the refusal.
     const { IDM_DYNAMODB_ENDPOINT: _local, ...deployed } = env;
-    const run = await idmWith(deployed, 'import', 'keyrock', '--from', maria.url('idm'));
+    const run = await runIdm(deployed, ['import', 'keyrock', '--from', maria.url('idm')]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -25,7 +25,7 @@ import { startService, type TestService } from './support/service.js';
  * Token requests go through oauth4webapi, as a real client sends them.
  */
 let service: TestService;
-const { call, signIn, register } = keyrockClient(() => service);
+const { call, signIn, register, roleWithPermission } = keyrockClient(() => service);
 let bob: User;
 let carol: User;
 let bobToken: string;
@@ -102,20 +102,12 @@ beforeAll(async () => {
   bobToken = await signIn(bob.email);
   as = await discover(service.url);
   [guarded, plain] = await Promise.all([createApp('guarded', ['jwt', 'permanent']), createApp('plain')]);
-  const perm = await call('POST', `/v1/applications/${guarded.id}/permissions`, {
-    token: bobToken,
-    json: { permission: { name: 'read orders', action: 'GET', resource: '/orders' } },
+  const roleId = await roleWithPermission(bobToken, guarded.id, 'Clerk', {
+    name: 'read orders',
+    action: 'GET',
+    resource: '/orders',
   });
-  const role = await call('POST', `/v1/applications/${guarded.id}/roles`, {
-    token: bobToken,
-    json: { role: { name: 'Clerk' } },
-  });
-  const roleId = (role.body.role as { id: string }).id;
-  const permId = (perm.body.permission as { id: string }).id;
   const put = (path: string) => call('PUT', path, { token: bobToken, type: 'application/json' });
-  expect((await put(`/v1/applications/${guarded.id}/roles/${roleId}/permissions/${permId}`)).status).toBe(
-    201,
-  );
   expect((await put(`/v1/applications/${guarded.id}/users/${carol.id}/roles/${roleId}`)).status).toBe(201);
 });
 afterAll(() => service.close());

@@ -16,7 +16,7 @@ import { startService, type TestService } from './support/service.js';
  * (test/templates/api/002-applications.json, 008-roles.json, 009-permissions.json, 010-…).
  */
 let service: TestService;
-const { call, signIn, register } = keyrockClient(() => service);
+const { call, signIn, register, roleWithPermission } = keyrockClient(() => service);
 let admin: User;
 let bob: User;
 let carol: User;
@@ -698,23 +698,11 @@ describe('decisions with /v1 permissions', () => {
     });
     await setMember(service.db, org.id, erin.id, 'member');
     const grant = async (roleName: string, action: string, resource: string, holder: 'member' | 'owner') => {
-      const role = await call('POST', `/v1/applications/${app.id}/roles`, {
-        token: bobToken,
-        json: { role: { name: roleName } },
+      const roleId = await roleWithPermission(bobToken, app.id, roleName, {
+        name: roleName,
+        action,
+        resource,
       });
-      const roleId = (role.body.role as { id: string }).id;
-      const p = await call('POST', `/v1/applications/${app.id}/permissions`, {
-        token: bobToken,
-        json: { permission: { name: roleName, action, resource } },
-      });
-      const pid = (p.body.permission as { id: string }).id;
-      expect(
-        (
-          await call('PUT', `/v1/applications/${app.id}/roles/${roleId}/permissions/${pid}`, {
-            token: bobToken,
-          })
-        ).status,
-      ).toBe(201);
       const path = `/v1/applications/${app.id}/organizations/${org.id}/roles/${roleId}/organization_roles/${holder}`;
       expect((await call('PUT', path, { token: bobToken })).status).toBe(201);
     };

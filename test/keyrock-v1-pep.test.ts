@@ -16,7 +16,7 @@ import { startService, type TestService } from './support/service.js';
  * as the PEP proxy calls it (lib/pdp/keyrock.js of ging/fiware-pep-proxy).
  */
 let service: TestService;
-const { call, signIn, register } = keyrockClient(() => service);
+const { call, signIn, register, roleWithPermission } = keyrockClient(() => service);
 let admin: User;
 let bob: User;
 let carol: User;
@@ -400,19 +400,11 @@ describe('GET /user as the PEP proxy calls it', () => {
       createApp('stranger'),
     ]);
     // A role with GET /orders in the guarded application, held by carol.
-    const perm = await call('POST', `/v1/applications/${guarded.id}/permissions`, {
-      token: bobToken,
-      json: { permission: { name: 'read orders', action: 'GET', resource: '/orders' } },
+    const roleId = await roleWithPermission(bobToken, guarded.id, 'Clerk', {
+      name: 'read orders',
+      action: 'GET',
+      resource: '/orders',
     });
-    const role = await call('POST', `/v1/applications/${guarded.id}/roles`, {
-      token: bobToken,
-      json: { role: { name: 'Clerk' } },
-    });
-    const roleId = (role.body.role as { id: string }).id;
-    const permId = (perm.body.permission as { id: string }).id;
-    expect(
-      (await put(`/v1/applications/${guarded.id}/roles/${roleId}/permissions/${permId}`, bobToken)).status,
-    ).toBe(201);
     expect(
       (await put(`/v1/applications/${guarded.id}/users/${carol.id}/roles/${roleId}`, bobToken)).status,
     ).toBe(201);

@@ -2,13 +2,14 @@
  * `npm start` as a user runs it: a child process on free ports and a temporary DATA_DIR, stopped
  * with Ctrl-C (SIGINT). tsx is run directly, not through npm, so the signal reaches it.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, portFree } from '../local/emulators.js';
+import { runIdm } from './support/cli.js';
 
 const TSX = join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
@@ -90,21 +91,10 @@ function javaOnPort(port: string): number[] {
   return pids;
 }
 
-function idm(
-  env: Record<string, string>,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
+function idm(env: Record<string, string>, ...args: string[]) {
   const clean = { ...process.env };
   for (const k of Object.keys(clean)) if (k.startsWith('IDM_')) delete clean[k];
-  return new Promise((resolve) =>
-    execFile(
-      process.execPath,
-      ['bin/idm.mjs', ...args],
-      { env: { ...clean, DATA_DIR: dataDir, IDM_BCRYPT_COST: '4', ...env } },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    ),
-  );
+  return runIdm({ ...clean, DATA_DIR: dataDir, IDM_BCRYPT_COST: '4', ...env }, args);
 }
 
 async function scimTotals(port: string) {

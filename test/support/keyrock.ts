@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { registerUser } from '../../shared/domain/accounts.js';
+import { basic, postForm, type Registered } from './oauth.js';
 import type { TestService } from './service.js';
 
 /**
@@ -53,7 +54,58 @@ export function keyrockClient(service: () => TestService) {
   const register = (email: string, displayName: string) =>
     registerUser(service().db, { email, password: PASSWORD, displayName }, 4);
 
-  return { call, signIn, register };
+  /**
+   * A role of an application holding one permission, made through /v1 as a provisioning script
+   * makes it (create the permission, create the role, assign one to the other): the role's id.
+   */
+  async function roleWithPermission(
+    token: string,
+    appId: string,
+    roleName: string,
+    permission: Record<string, unknown>,
+  ): Promise<string> {
+    const perm = await call('POST', `/v1/applications/${appId}/permissions`, { token, json: { permission } });
+    expect(perm.status).toBe(201);
+    const role = await call('POST', `/v1/applications/${appId}/roles`, {
+      token,
+      json: { role: { name: roleName } },
+    });
+    expect(role.status).toBe(201);
+    const roleId = (role.body.role as { id: string }).id;
+    const permId = (perm.body.permission as { id: string }).id;
+    const assigned = await call('PUT', `/v1/applications/${appId}/roles/${roleId}/permissions/${permId}`, {
+      token,
+    });
+    expect(assigned.status).toBe(201);
+    return roleId;
+  }
+
+  return { call, signIn, register, roleWithPermission };
+}
+
+/** A PEP proxy's own sign-in (Keyrock's POST /v3/auth/tokens): its status, 201 or 401. */
+export async function pepSignIn(baseUrl: string, name: string, password: string): Promise<number> {
+  const res = await fetch(`${baseUrl}/v3/auth/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password }),
+  });
+  return res.status;
+}
+
+/** An IoT agent's sign-in: the password grant with its id as the username; its status. */
+export async function iotSignIn(
+  baseUrl: string,
+  registered: Registered,
+  username: string,
+  password: string,
+): Promise<number> {
+  const res = await postForm(
+    `${baseUrl}/oauth2/token`,
+    { grant_type: 'password', username, password },
+    { authorization: basic(registered.app.clientId, registered.secret) },
+  );
+  return res.status;
 }
 
 // The reason phrases Keyrock writes as `title` (its controllers/api/*.js), spelled out here
