@@ -37,6 +37,8 @@ KEEP=0
 KEYROCK_PASSWORDS=0
 FIXTURE_PASSWORD='keyrock-fixture-pass'
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=lib/servers.sh
+. "$REPO/scripts/lib/servers.sh"
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
@@ -58,14 +60,9 @@ if [ ! -d "$KEYROCK/test/integration/api" ] || [ ! -f "$KEYROCK/lib/configServic
 fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/keyrock-api-tests.XXXXXX")"
-SERVER_PID=''
 cleanup() {
-  if [ -n "$SERVER_PID" ]; then
-    # npm start runs DynamoDB Local (Java) and s3rver as children: stop the whole group it leads.
-    kill -TERM -- "-$SERVER_PID" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- "-$SERVER_PID" 2>/dev/null || true
-  fi
+  # npm start runs DynamoDB Local (Java) and s3rver as children: stop_servers stops its group.
+  stop_servers
   if [ "$KEEP" = 1 ]; then echo "Kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -109,23 +106,14 @@ else
   (cd "$WORK" && npm install --no-audit --no-fund --silent mocha@8 should@13.2.3 request@2 debug@4 >/dev/null)
 fi
 
-free_port() { node -e 'const s=require("net").createServer();s.listen(0,()=>{console.log(s.address().port);s.close()})'; }
-
 # 3. The server: the one at --url, or our own.
 if [ -z "$URL" ]; then
   export DATA_DIR="$WORK/data"
   PORT="$(free_port)"
   URL="http://localhost:$PORT"
-  # setsid: the server leads its own process group, so cleanup stops Java and s3rver with it.
-  PORT="$PORT" DYNAMODB_PORT="$(free_port)" S3_PORT="$(free_port)" \
-    setsid bash -c 'cd "$1" && exec npm start' _ "$REPO" >"$WORK/server.log" 2>&1 &
-  SERVER_PID=$!
-  for _ in $(seq 1 120); do
-    if curl -fsS "$URL/version" >/dev/null 2>&1; then break; fi
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then cat "$WORK/server.log" >&2; exit 1; fi
-    sleep 1
-  done
-  curl -fsS "$URL/version" >/dev/null || { echo "Gatehouse did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+  start_server "$WORK/server.log" env PORT="$PORT" DYNAMODB_PORT="$(free_port)" S3_PORT="$(free_port)" \
+    bash -c 'cd "$1" && exec npm start' _ "$REPO"
+  wait_http "$URL/version" "$SERVER_PID" "$WORK/server.log"
 fi
 echo "Gatehouse at $URL" >&2
 

@@ -23,6 +23,8 @@ KEEP=0
 CPU=0
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 HERE="$REPO/scripts/keyrock-move"
+# shellcheck source=lib/servers.sh
+. "$REPO/scripts/lib/servers.sh"
 
 usage() { sed -n '7,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
@@ -44,36 +46,19 @@ for tool in mariadb-install-db mariadbd mariadb curl jq java ss; do
 done
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/keyrock-move-check.XXXXXX")"
-PIDS=()
-GROUPS_=()
 cleanup() {
-  for pid in "${GROUPS_[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  sleep 1
-  for pid in "${GROUPS_[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  stop_servers
   if [ "$KEEP" = 1 ]; then echo "Kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
-free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
-wait_for() { # url pid log
-  for _ in $(seq 1 120); do
-    if curl -fsS "$1" >/dev/null 2>&1; then return 0; fi
-    if ! kill -0 "$2" 2>/dev/null; then tail -20 "$3" >&2; return 1; fi
-    sleep 1
-  done
-  tail -20 "$3" >&2
-  return 1
-}
 
 # 1. MariaDB, only on 127.0.0.1, without grant tables (a throwaway database nobody else reaches).
 DB_PORT="$(free_port)"
 mariadb-install-db --no-defaults --datadir="$WORK/db" --auth-root-authentication-method=normal \
   --skip-test-db --user="$(id -un)" >"$WORK/mariadb-install.log" 2>&1
-mariadbd --no-defaults --datadir="$WORK/db" --socket="$WORK/mysqld.sock" --pid-file="$WORK/mysqld.pid" \
-  --port="$DB_PORT" --bind-address=127.0.0.1 --user="$(id -un)" --skip-grant-tables --skip-log-bin \
-  --innodb-buffer-pool-size=32M >"$WORK/mariadb.log" 2>&1 &
-PIDS+=($!)
+start_server "$WORK/mariadb.log" mariadbd --no-defaults --datadir="$WORK/db" --socket="$WORK/mysqld.sock" \
+  --pid-file="$WORK/mysqld.pid" --port="$DB_PORT" --bind-address=127.0.0.1 --user="$(id -un)" \
+  --skip-grant-tables --skip-log-bin --innodb-buffer-pool-size=32M
 for _ in $(seq 1 60); do [ -S "$WORK/mysqld.sock" ] && break; sleep 0.5; done
 [ -S "$WORK/mysqld.sock" ] || { echo "MariaDB did not start:" >&2; tail -20 "$WORK/mariadb.log" >&2; exit 1; }
 
@@ -98,22 +83,9 @@ sequelize db:migrate --to 20210707102154-CreatePermissionFiwarePayload.js
 sql "INSERT INTO SequelizeMeta (name) VALUES ('202309190008-IncreaseClientId.js');"
 sequelize db:migrate
 sequelize db:seed:all
-cat >"$WORK/loopback.cjs" <<'EOF'
-// A server told to listen on a port without a host listens on 127.0.0.1 only.
-const net = require('net');
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  if ((typeof args[0] === 'number' || typeof args[0] === 'string') && typeof args[1] !== 'string') {
-    args.splice(1, 0, '127.0.0.1');
-  }
-  return listen.apply(this, args);
-};
-EOF
-(cd "$KEYROCK" && exec env "${KR_ENV[@]}" node --unhandled-rejections=warn -r "$WORK/loopback.cjs" bin/www) \
-  >"$WORK/keyrock.log" 2>&1 &
-PIDS+=($!)
-wait_for "http://127.0.0.1:$KR_PORT/version" "${PIDS[-1]}" "$WORK/keyrock.log" ||
-  { echo "Keyrock did not start." >&2; exit 1; }
+start_server "$WORK/keyrock.log" env -C "$KEYROCK" "${KR_ENV[@]}" \
+  node --unhandled-rejections=warn -r "$LOOPBACK_PRELOAD" bin/www
+wait_http "http://127.0.0.1:$KR_PORT/version" "$SERVER_PID" "$WORK/keyrock.log"
 echo "Keyrock at http://127.0.0.1:$KR_PORT, MariaDB on port $DB_PORT" >&2
 
 # 3. The deployment, made through Keyrock; then Keyrock's answers.
@@ -128,11 +100,9 @@ node "$HERE/probe.mjs" "http://127.0.0.1:$KR_PORT" "$WORK/out/dataset.json" "$WO
 GH_PORT="$(free_port)"
 DYNAMODB_PORT="$(free_port)"
 export DATA_DIR="$WORK/gatehouse"
-PORT="$GH_PORT" DYNAMODB_PORT="$DYNAMODB_PORT" S3_PORT="$(free_port)" MAIL_PORT="$(free_port)" \
-  MAIL_WEB_PORT="$(free_port)" setsid bash -c 'cd "$1" && exec npm start' _ "$REPO" >"$WORK/gatehouse.log" 2>&1 &
-GROUPS_+=($!)
-wait_for "http://127.0.0.1:$GH_PORT/version" "${GROUPS_[-1]}" "$WORK/gatehouse.log" ||
-  { echo "Gatehouse did not start." >&2; exit 1; }
+start_server "$WORK/gatehouse.log" env PORT="$GH_PORT" DYNAMODB_PORT="$DYNAMODB_PORT" S3_PORT="$(free_port)" \
+  MAIL_PORT="$(free_port)" MAIL_WEB_PORT="$(free_port)" bash -c 'cd "$1" && exec npm start' _ "$REPO"
+wait_http "http://127.0.0.1:$GH_PORT/version" "$SERVER_PID" "$WORK/gatehouse.log"
 echo "Gatehouse at http://127.0.0.1:$GH_PORT" >&2
 (cd "$REPO" && npx idm import keyrock --from "mysql://root@127.0.0.1:$DB_PORT/idm" \
   --images "$KEYROCK/public/img/applications") >"$WORK/out/import.json"

@@ -29,6 +29,8 @@ set -euo pipefail
 PEP=''
 KEEP=0
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=lib/servers.sh
+. "$REPO/scripts/lib/servers.sh"
 usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,14 +48,8 @@ fi
 PEP="$(cd "$PEP" && pwd)"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pep-proxy-check.XXXXXX")"
-PIDS=()
 cleanup() {
-  # Each server leads its own process group (setsid): stop each group by its leader's pid.
-  for pid in "${PIDS[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
-  for pid in "${PIDS[@]}"; do
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    kill -KILL -- "-$pid" 2>/dev/null || true
-  done
+  stop_servers
   if [ "$KEEP" = 1 ]; then echo "Kept $WORK" >&2; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -71,36 +67,24 @@ if ! (cd "$PEP" && node -e 'require("xml2json"); require("express")') 2>/dev/nul
   (cd "$PEP" && npm rebuild node-expat --silent >/dev/null)
 fi
 
-free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
-wait_http() { # url pid log
-  for _ in $(seq 1 120); do
-    if curl -s -o /dev/null "$1"; then return 0; fi
-    if ! kill -0 "$2" 2>/dev/null; then echo "Stopped before answering $1:" >&2; cat "$3" >&2; exit 1; fi
-    sleep 0.5
-  done
-  echo "No answer from $1:" >&2; cat "$3" >&2; exit 1
-}
-
 # 1. Gatehouse, as `npm start` runs it.
 export DATA_DIR="$WORK/data"
 GH_PORT="$(free_port)"
 GH="http://127.0.0.1:$GH_PORT"
-PORT="$GH_PORT" DYNAMODB_PORT="$(free_port)" S3_PORT="$(free_port)" IDM_PUBLIC_URL="$GH" \
-  setsid bash -c 'cd "$1" && exec npm start' _ "$REPO" >"$WORK/gatehouse.log" 2>&1 &
-PIDS+=($!)
-wait_http "$GH/version" "${PIDS[-1]}" "$WORK/gatehouse.log"
+start_server "$WORK/gatehouse.log" env PORT="$GH_PORT" DYNAMODB_PORT="$(free_port)" S3_PORT="$(free_port)" \
+  IDM_PUBLIC_URL="$GH" bash -c 'cd "$1" && exec npm start' _ "$REPO"
+wait_http "$GH/version" "$SERVER_PID" "$WORK/gatehouse.log"
 echo "Gatehouse at $GH" >&2
 
 # 2. The protected service: answers every request with its method and path.
 SVC_PORT="$(free_port)"
-setsid node -e '
+start_server "$WORK/service.log" node -e '
   require("http").createServer((req, res) => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ served: req.method + " " + req.url }));
   }).listen(Number(process.argv[1]), "127.0.0.1");
-' "$SVC_PORT" >"$WORK/service.log" 2>&1 &
-PIDS+=($!)
-wait_http "http://127.0.0.1:$SVC_PORT/" "${PIDS[-1]}" "$WORK/service.log"
+' "$SVC_PORT"
+wait_http "http://127.0.0.1:$SVC_PORT/" "$SERVER_PID" "$WORK/service.log"
 
 # 3. The set-up, through /v1 and the token endpoint.
 field() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=process.argv[1].split(".").reduce((o,k)=>o?.[k],JSON.parse(s));if(v===undefined){process.stderr.write("no "+process.argv[1]+" in "+s+"\n");process.exit(1)}console.log(v)})' "$1"; }
@@ -145,30 +129,15 @@ token_of() { # app -> the user's access token of that application (password gran
 
 # 4. The proxy, configured by its own environment variables only.
 PEP_PORT="$(free_port)"
-cat >"$WORK/loopback.cjs" <<'EOF'
-// Preloaded into the PEP proxy by Gatehouse's scripts/pep-proxy-check.sh: a server told to listen
-// on a port without a host listens on 127.0.0.1 only.
-const net = require('net');
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  if ((typeof args[0] === 'number' || typeof args[0] === 'string') && typeof args[1] !== 'string') {
-    args.splice(1, 0, '127.0.0.1');
-  }
-  return listen.apply(this, args);
-};
-EOF
-(
-  cd "$PEP"
-  export PEP_PROXY_PORT="$PEP_PORT" PEP_PROXY_HTTPS_ENABLED=false \
-    PEP_PROXY_IDM_HOST=127.0.0.1 PEP_PROXY_IDM_PORT="$GH_PORT" PEP_PROXY_IDM_SSL_ENABLED=false \
-    PEP_PROXY_APP_HOST=127.0.0.1 PEP_PROXY_APP_PORT="$SVC_PORT" PEP_PROXY_APP_SSL_ENABLED=false \
-    PEP_PROXY_APP_ID="${ID[A]}" PEP_PROXY_USERNAME="$PEP_ID" PEP_PROXY_PASSWORD="$PEP_PASSWORD" \
-    PEP_PROXY_AUTH_ENABLED=true PEP_PROXY_PDP=idm PEP_PROXY_CLUSTER_TYPE=manual PEP_PROXY_CLUSTER_NUMBER=1 \
-    PEP_PROXY_DEBUG='pep-proxy:*' DEBUG='pep-proxy:*'
-  exec setsid node -r "$WORK/loopback.cjs" bin/www
-) >"$WORK/pep.log" 2>&1 &
-PIDS+=($!)
-wait_http "http://127.0.0.1:$PEP_PORT/" "${PIDS[-1]}" "$WORK/pep.log"
+start_server "$WORK/pep.log" env -C "$PEP" \
+  PEP_PROXY_PORT="$PEP_PORT" PEP_PROXY_HTTPS_ENABLED=false \
+  PEP_PROXY_IDM_HOST=127.0.0.1 PEP_PROXY_IDM_PORT="$GH_PORT" PEP_PROXY_IDM_SSL_ENABLED=false \
+  PEP_PROXY_APP_HOST=127.0.0.1 PEP_PROXY_APP_PORT="$SVC_PORT" PEP_PROXY_APP_SSL_ENABLED=false \
+  PEP_PROXY_APP_ID="${ID[A]}" PEP_PROXY_USERNAME="$PEP_ID" PEP_PROXY_PASSWORD="$PEP_PASSWORD" \
+  PEP_PROXY_AUTH_ENABLED=true PEP_PROXY_PDP=idm PEP_PROXY_CLUSTER_TYPE=manual PEP_PROXY_CLUSTER_NUMBER=1 \
+  PEP_PROXY_DEBUG='pep-proxy:*' DEBUG='pep-proxy:*' \
+  node -r "$LOOPBACK_PRELOAD" bin/www
+wait_http "http://127.0.0.1:$PEP_PORT/" "$SERVER_PID" "$WORK/pep.log"
 echo "PEP proxy at http://127.0.0.1:$PEP_PORT for application ${ID[A]}" >&2
 
 # 5. The checks.
