@@ -1,7 +1,7 @@
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { getItem, isConditionalFailure, queryPartition } from './ops.js';
+import { getItem, isConditionalFailure, queryPartition, writtenIf } from './ops.js';
 
 /**
  * E-mail verification and password reset links (keys.ts pattern 24). The mail holds a random
@@ -65,19 +65,15 @@ export async function takeLink(db: Db, digest: string, purpose: LinkPurpose): Pr
 
 /** Marks a user's login verified (the login item carries the flag the sign-in reads). */
 export async function markVerified(db: Db, email: string, userId: number): Promise<boolean> {
-  try {
-    await db.doc.update({
+  return writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.login(email),
       UpdateExpression: 'SET emailVerified = :t',
       ConditionExpression: 'userId = :id',
       ExpressionAttributeValues: { ':t': true, ':id': userId },
-    });
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    }),
+  );
 }
 
 /** The grants of a user that held refresh tokens (keys.ts pattern 26), live ones only. */

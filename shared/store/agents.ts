@@ -8,10 +8,10 @@ import {
   findItem,
   getItem,
   type Item,
-  isConditionalFailure,
   queryPartition,
   TransactionFailed,
   transact,
+  writtenIf,
 } from './ops.js';
 
 export type { AgentKind } from './keys.js';
@@ -139,19 +139,15 @@ export async function setAgentPassword(
   passwordHash: string,
   from?: string,
 ): Promise<boolean> {
-  try {
-    await db.doc.update({
+  return writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.agent(kind, id),
       UpdateExpression: 'SET passwordHash = :h',
       ConditionExpression: from === undefined ? 'attribute_exists(PK)' : 'passwordHash = :from',
       ExpressionAttributeValues: { ':h': passwordHash, ...(from === undefined ? {} : { ':from': from }) },
-    });
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    }),
+  );
 }
 
 /** Deletes an agent and its pointer together; false when it did not exist. */

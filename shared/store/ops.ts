@@ -22,6 +22,20 @@ export function isConditionalFailure(error: unknown): boolean {
 }
 
 /**
+ * A conditional write's outcome: true when it was written, false when its condition failed (the
+ * race it guards was lost, the item was not as expected); any other error is thrown.
+ */
+export async function writtenIf(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionalFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
  * TransactWriteItems, all or nothing. Concurrent transactions on the same item (the totals
  * counter, say) are cancelled with TransactionConflict; those are retried with jittered backoff.
  * A failed condition is final and surfaces as TransactionFailed with the per-item reasons, which

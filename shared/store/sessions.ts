@@ -2,7 +2,7 @@ import { randomToken, sha256 } from '../crypto.js';
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { getItem, isConditionalFailure, queryGsi1 } from './ops.js';
+import { getItem, queryGsi1, writtenIf } from './ops.js';
 
 /**
  * A portal session. The browser holds a random id; the table holds only its SHA-256 digest, the
@@ -73,17 +73,16 @@ export async function getSession(db: Db, id: string | undefined): Promise<Sessio
 export async function touchSession(db: Db, session: Session, idleSeconds: number): Promise<void> {
   const next = nowSeconds() + idleSeconds;
   if (next - session.expiresAt < idleSeconds / 10) return;
-  await db.doc
-    .update({
+  // Gone meanwhile (the condition failed): nothing to update.
+  await writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.session(session.digest),
       UpdateExpression: 'SET expiresAt = :e',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeValues: { ':e': next },
-    })
-    .catch((error) => {
-      if (!isConditionalFailure(error)) throw error;
-    });
+    }),
+  );
 }
 
 /** Switches whom the session acts for: an organization id, or undefined for the personal session. */
@@ -141,16 +140,12 @@ export async function userSessions(db: Db, userId: number): Promise<SessionSumma
 
 /** Ends one session of a user's; false when none of theirs has this digest. */
 export async function deleteUserSession(db: Db, userId: number, digest: string): Promise<boolean> {
-  try {
-    await db.doc.delete({
+  return writtenIf(
+    db.doc.delete({
       TableName: db.table,
       Key: keys.session(digest),
       ConditionExpression: 'userId = :id',
       ExpressionAttributeValues: { ':id': userId },
-    });
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    }),
+  );
 }

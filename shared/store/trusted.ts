@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { keys } from './keys.js';
-import { batchGet, isConditionalFailure } from './ops.js';
+import { batchGet, writtenIf } from './ops.js';
 
 /**
  * Trusted applications (Keyrock's `trusted_application` rows): the client ids an application
@@ -15,20 +15,16 @@ export const MAX_TRUSTED = 100;
  * which the caller checks first with the list it read), so two concurrent adds never duplicate it.
  */
 export async function addTrusted(db: Db, clientId: string, other: string): Promise<boolean> {
-  try {
-    await db.doc.update({
+  return writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.client(clientId),
       UpdateExpression: 'SET trusted = list_append(if_not_exists(trusted, :empty), :one)',
       ConditionExpression:
         'attribute_exists(PK) AND (attribute_not_exists(trusted) OR (NOT contains(trusted, :other) AND size(trusted) < :max))',
       ExpressionAttributeValues: { ':empty': [], ':one': [other], ':other': other, ':max': MAX_TRUSTED },
-    });
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    }),
+  );
 }
 
 /**
@@ -43,19 +39,15 @@ export async function removeTrusted(
   index: number,
 ): Promise<boolean> {
   if (!Number.isInteger(index) || index < 0) return false;
-  try {
-    await db.doc.update({
+  return writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.client(clientId),
       UpdateExpression: `REMOVE trusted[${index}]`,
       ConditionExpression: `trusted[${index}] = :other`,
       ExpressionAttributeValues: { ':other': other },
-    });
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    }),
+  );
 }
 
 /** The names of these clients' applications, in one BatchGetItem (a deleted one is absent). */

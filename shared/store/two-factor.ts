@@ -1,14 +1,7 @@
 import { nowSeconds } from '../time.js';
 import type { Db } from './db.js';
 import { type Key, keys } from './keys.js';
-import {
-  getItem,
-  type Item,
-  isConditionalFailure,
-  queryPartition,
-  TransactionFailed,
-  transact,
-} from './ops.js';
+import { getItem, type Item, queryPartition, TransactionFailed, transact, writtenIf } from './ops.js';
 
 /**
  * A user's second factors (keys.ts pattern 30), in their own partition `MFA#<userId>`: the
@@ -157,36 +150,28 @@ export async function enableTotp(
  * RFC 6238 §5.2, a verifier must not accept the same code twice. False when it was used already.
  */
 export async function useTotpStep(db: Db, userId: number, step: number): Promise<boolean> {
-  try {
-    await db.doc.update({
+  return writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.twoFactor(userId, 'TOTP'),
       UpdateExpression: 'SET lastStep = :s',
       ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastStep) OR lastStep < :s)',
       ExpressionAttributeValues: { ':s': step },
-    });
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    }),
+  );
 }
 
 /** Removes one recovery code if it is still there: of two uses of one code, exactly one wins. */
 export async function useRecoveryCode(db: Db, userId: number, digest: string): Promise<boolean> {
-  try {
-    await db.doc.update({
+  return writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.twoFactor(userId, 'RECOVERY'),
       UpdateExpression: 'DELETE codes :c',
       ConditionExpression: 'contains(codes, :d)',
       ExpressionAttributeValues: { ':c': new Set([digest]), ':d': digest },
-    });
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    }),
+  );
 }
 
 /** Replaces the recovery codes (the old ones stop working at once). */
@@ -260,18 +245,17 @@ export async function touchPasskey(
   credentialId: string,
   counter: number,
 ): Promise<void> {
-  await db.doc
-    .update({
+  // Gone meanwhile (the condition failed): nothing to update.
+  await writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.passkey(userId, credentialId),
       UpdateExpression: 'SET #c = :c, lastUsedAt = :now',
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeNames: { '#c': 'counter' },
       ExpressionAttributeValues: { ':c': counter, ':now': nowSeconds() },
-    })
-    .catch((error) => {
-      if (!isConditionalFailure(error)) throw error;
-    });
+    }),
+  );
 }
 
 /** Removes a passkey (and the recovery codes when it was the last second factor). False when unknown. */
@@ -336,16 +320,12 @@ export async function getTicket(db: Db, digest: string): Promise<SignInTicket | 
 
 /** Uses a ticket up: of two completions racing, exactly one gets `true`. */
 export async function takeTicket(db: Db, digest: string): Promise<boolean> {
-  try {
-    await db.doc.delete({
+  return writtenIf(
+    db.doc.delete({
       TableName: db.table,
       Key: keys.signInTicket(digest),
       ConditionExpression: 'expiresAt > :now',
       ExpressionAttributeValues: { ':now': nowSeconds() },
-    });
-    return true;
-  } catch (error) {
-    if (isConditionalFailure(error)) return false;
-    throw error;
-  }
+    }),
+  );
 }

@@ -9,12 +9,12 @@ import {
   findItem,
   getItem,
   type Item,
-  isConditionalFailure,
   nextIds,
   queryPartition,
   statsAdd,
   TransactionFailed,
   transact,
+  writtenIf,
 } from './ops.js';
 import { getConsistent } from './tokens.js';
 
@@ -326,17 +326,16 @@ export function credentialsFrom(items: Item[], email: string): Credentials {
  * password change wins): how a hash moved from Keyrock becomes bcrypt on the first sign-in.
  */
 export async function replacePasswordHash(db: Db, email: string, from: string, to: string): Promise<void> {
-  try {
-    await db.doc.update({
+  // A lost race (the condition failed) leaves the item as the winner wrote it.
+  await writtenIf(
+    db.doc.update({
       TableName: db.table,
       Key: keys.login(email),
       UpdateExpression: 'SET passwordHash = :to',
       ConditionExpression: 'passwordHash = :from',
       ExpressionAttributeValues: { ':from': from, ':to': to },
-    });
-  } catch (error) {
-    if (!isConditionalFailure(error)) throw error;
-  }
+    }),
+  );
 }
 
 /** The credentials of an email, in one BatchGetItem. */
