@@ -1,4 +1,4 @@
-import { roleByKeyrockId, setGranteeRole, v1Application } from '../shared/domain/application-admin.js';
+import { roleByKeyrockId, setUserRole, v1Application } from '../shared/domain/application-admin.js';
 import { userIdParam } from '../shared/domain/user-admin.js';
 import { endpoint } from '../shared/http/handler.js';
 import { pathParam } from '../shared/http/request.js';
@@ -13,6 +13,6 @@ export const handler = endpoint('v1-application-user-role-assign', async ({ db, 
   const access = await v1Application(db, caller, pathParam(event, 'applicationId'), 'read');
   const userId = await userIdParam(db, pathParam(event, 'userId'));
   const role = roleByKeyrockId(access, pathParam(event, 'roleId'));
-  await setGranteeRole(db, access, { kind: 'user', id: userId }, role, true);
+  await setUserRole(db, access, userId, role, true);
   return json(201, userAssignedBody(userId, role, access.app.clientId));
 });

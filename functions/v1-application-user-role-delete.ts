@@ -1,4 +1,4 @@
-import { roleByKeyrockId, setGranteeRole, v1Application } from '../shared/domain/application-admin.js';
+import { roleByKeyrockId, setUserRole, v1Application } from '../shared/domain/application-admin.js';
 import { userIdParam } from '../shared/domain/user-admin.js';
 import { endpoint } from '../shared/http/handler.js';
 import { pathParam } from '../shared/http/request.js';
@@ -8,6 +8,6 @@ export const handler = endpoint('v1-application-user-role-delete', async ({ db, 
   const access = await v1Application(db, caller, pathParam(event, 'applicationId'), 'read');
   const userId = await userIdParam(db, pathParam(event, 'userId'));
   const role = roleByKeyrockId(access, pathParam(event, 'roleId'));
-  await setGranteeRole(db, access, { kind: 'user', id: userId }, role, false);
+  await setUserRole(db, access, userId, role, false);
   return { statusCode: 204, headers: {}, body: '' };
 });

@@ -224,9 +224,11 @@ export async function assignments(
 }
 
 /** GET …/users/:user/roles: the changeable roles a user holds. */
-export async function rolesOfGrantee(db: Db, access: ApplicationAccess, grantee: Grantee): Promise<number[]> {
+export async function rolesOfUser(db: Db, access: ApplicationAccess, userId: number): Promise<number[]> {
   const ok = changeable(access);
-  const held = (await rolesOf(db, access.app.id, grantee)).filter((r) => ok.has(r)).sort((a, b) => a - b);
+  const held = (await rolesOf(db, access.app.id, { kind: 'user', id: userId }))
+    .filter((r) => ok.has(r))
+    .sort((a, b) => a - b);
   if (held.length === 0) throw notFound('Assignments not found');
   return held;
 }
@@ -265,18 +267,19 @@ export async function setOrganizationRoleHolder(
 }
 
 /**
- * PUT (or POST) and DELETE of a role for a user or an organization, through the portal's own
- * authorization writes (the organization's ORGROLES summary in the same transaction). A role the
- * caller may not change is Keyrock's 403; taking a role the grantee does not hold is its 404.
+ * PUT (or POST) and DELETE of …/users/:user/roles/:role, through the portal's own authorization
+ * writes (organizations: setOrganizationRoleHolder). A role the caller may not change is
+ * Keyrock's 403; taking a role the user does not hold is its 404.
  */
-export async function setGranteeRole(
+export async function setUserRole(
   db: Db,
   access: ApplicationAccess,
-  grantee: Grantee,
+  userId: number,
   role: Role,
   on: boolean,
 ): Promise<void> {
   if (!changeable(access).has(role.id)) throw forbidden(NOT_ALLOWED);
+  const grantee: Grantee = { kind: 'user', id: userId };
   if (on) return addGrantee(db, access.app.id, grantee, role.id);
   if (!(await rolesOf(db, access.app.id, grantee)).includes(role.id)) throw notFound('Assignments not found');
   await unauthorize(db, access.app.id, grantee, role.id);
