@@ -65,7 +65,7 @@ export function problemWith(expectation: Expectation, answer: Answer): string | 
 
 /**
  * Throws WrongAnswer unless the answer is what the scenario expects. `where` names the part of
- * the benchmark (e.g. "code cost, client mock"), `scenario` the scenario's label.
+ * the benchmark (e.g. "code cost, canned store"), `scenario` the scenario's label.
  */
 export function checkAnswer(
   where: string,

@@ -22,6 +22,8 @@ export const WATCHED_PACKAGES = [
   'sharp',
   'bcryptjs',
   'jose',
+  '@aws-sdk/client-dynamodb',
+  '@aws-sdk/client-secrets-manager',
   '@aws-sdk/client-s3',
   'mysql2',
   'nodemailer',
@@ -251,6 +253,11 @@ function checksFor(figures: BundleFigure[]): ImportCheck[] {
     if (fnRoutes.every((r) => r.logos === 'none')) {
       rule('no logo access, so no sharp and no S3 client', figure.fn, ['sharp', '@aws-sdk/client-s3']);
     }
+    // DynamoDB and Secrets Manager are spoken to by the store's own JSON client (aws-json.ts).
+    rule('no function carries the SDK DynamoDB or Secrets Manager client', figure.fn, [
+      '@aws-sdk/client-dynamodb',
+      '@aws-sdk/client-secrets-manager',
+    ]);
     // The Keyrock import reads MySQL from the CLI (`idm import keyrock`); no function does.
     rule('no function carries the MySQL driver', figure.fn, ['mysql2']);
     // JWTs are signed on the OAuth / OpenID endpoints and verified where a bearer token is read.

@@ -1,6 +1,6 @@
 /**
  * Section 6, cost per million requests on AWS, computed from the measured figures: DynamoDB
- * capacity units (section 2), CPU time per request without I/O (section 3, through the full SDK
+ * capacity units (section 2), CPU time per request without I/O (section 3, through the full DynamoDB client
  * stack where measured), round trips (section 2, each priced at an assumed in-region latency),
  * module-initialisation time (section 1, for the share of requests that meet a cold start), each
  * route's Lambda memory, and the response size CloudFront bills (section 2's body + headers).
@@ -68,7 +68,7 @@ export async function costPerMillion(cold: ColdStartResult, inProcess: InProcess
     const arch = route.x86 ? 'x86_64' : 'arm64';
     // Less than a full vCPU below 1,769 MB: CPU-bound time stretches in proportion.
     const cpuScale = Math.max(1, BILLING.lambdaMbPerVcpu / memoryMb);
-    // The full-SDK figure where there is one (signing and parsing are real work in Lambda too).
+    // The full-client figure where there is one (signing and parsing are real work in Lambda too).
     const cpuUs = code.sdk?.usPerRequest ?? code.usPerRequest;
     const cpuMs = (cpuUs / 1000) * cpuScale;
     const init = cold.functions.find((f) => f.fn === route.fn)?.initMedianMs ?? 0;

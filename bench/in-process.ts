@@ -2,7 +2,7 @@
  * Sections 2, 5 and 3 of `npm run bench`, in one child process (the handlers read their
  * configuration once per process, as in Lambda): handlers invoked in-process against DynamoDB
  * Local with the work counter on (2), the same with 100 and 100,000 users in the table (5), then
- * against aws-sdk-client-mock answering from a snapshot of the same data (3).
+ * against a canned store answering from a snapshot of the same data (3).
  * Environment: the handlers' IDM_* variables, BENCH_OUT (JSON result file), BENCH_QUICK=1 for
  * small iteration counts. Progress goes to stderr; stdout carries the handlers' log lines.
  */

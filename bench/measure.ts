@@ -29,7 +29,7 @@ export interface CodeCostFigure {
   usPerRequest: number;
   /** 1 s of one core divided by the CPU time per request. */
   rps: number;
-  /** The same with the whole SDK stack running against canned HTTP answers (bench/wire-store.ts). */
+  /** The same with the whole DynamoDB client running against canned HTTP answers (bench/wire-store.ts). */
   sdk?: { usPerRequest: number; rps: number; status: number };
 }
 
@@ -130,8 +130,8 @@ export interface CodeCostOptions {
 }
 
 /**
- * Section 3: every scenario against aws-sdk-client-mock answering from the snapshot, then (all
- * but the password grant, bcrypt-bound) under the full SDK against canned HTTP answers.
+ * Section 3: every scenario against the canned store answering from the snapshot, then (all
+ * but the password grant, bcrypt-bound) through the full DynamoDB client against canned HTTP answers.
  */
 export async function codeCost(
   ctx: ScenarioContext,
@@ -146,11 +146,11 @@ export async function codeCost(
     const check = (answer: Answer) => checkAnswer(where, s.label, request, expectation, answer);
     return cpuPerRequest(check, expectation, request, options.budgetMs(s), options.warmups);
   };
-  const mock = mockFromSnapshot(items, ctx.db.table);
+  const mock = mockFromSnapshot(items, ctx.db);
   try {
     // Sequential requests on one event loop: what one Lambda instance's CPU does per request.
     for (const s of scenarios) {
-      const r = await run('code cost, client mock', s);
+      const r = await run('code cost, canned store', s);
       out.push({
         id: s.id,
         label: s.label,
@@ -161,7 +161,7 @@ export async function codeCost(
         usPerRequest: r.usPerRequest,
         rps: 1e6 / r.usPerRequest,
       });
-      options.log(`code cost ${s.id}: ${r.usPerRequest.toFixed(0)} µs CPU per request (client mock)`);
+      options.log(`code cost ${s.id}: ${r.usPerRequest.toFixed(0)} µs CPU per request (canned store)`);
     }
   } finally {
     mock.restore();
@@ -170,10 +170,10 @@ export async function codeCost(
   try {
     for (const s of scenarios) {
       if (s.id === 'token-password') continue; // bcrypt dominates; reported with the mock only
-      const r = await run('code cost, full SDK (wire store)', s);
+      const r = await run('code cost, full client (wire store)', s);
       const figure = out.find((f) => f.id === s.id)!;
       figure.sdk = { usPerRequest: r.usPerRequest, rps: 1e6 / r.usPerRequest, status: r.status };
-      options.log(`code cost ${s.id}: ${r.usPerRequest.toFixed(0)} µs CPU per request (full SDK)`);
+      options.log(`code cost ${s.id}: ${r.usPerRequest.toFixed(0)} µs CPU per request (full client)`);
     }
   } finally {
     wire.restore();

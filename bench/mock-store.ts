@@ -1,6 +1,6 @@
 /**
- * aws-sdk-client-mock answering DynamoDBClient from a snapshot of the benchmark's table, so
- * handlers run their whole code path, the store's document layer (shared/store/doc.ts) with its
+ * An interceptor on the store's DynamoDB client answering from a snapshot of the benchmark's
+ * table, so handlers run their whole code path, the store's document layer (shared/store/doc.ts) with its
  * marshalling included, with no I/O: GetItem, BatchGetItem and Query (the key conditions ops.ts
  * builds) read the snapshot; writes succeed without changing it, except PutItem, which stores its
  * item (a code or token put during a request can be read back). Single-use values therefore stay
@@ -8,19 +8,9 @@
  * throws, so a new kind of read fails the request instead of finding nothing. The answers are in
  * DynamoDB's wire form, the same ones wire-store.ts serves one layer lower.
  */
-import {
-  BatchGetItemCommand,
-  BatchWriteItemCommand,
-  DeleteItemCommand,
-  DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
-  QueryCommand,
-  TransactWriteItemsCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
+import type { Json } from '../shared/store/aws-json.js';
+import type { Db } from '../shared/store/db.js';
 import type { Item } from '../shared/store/ops.js';
 
 export interface KeyCondition {
@@ -136,33 +126,10 @@ export function cannedTable(
   };
 }
 
-export function mockFromSnapshot(items: Item[], table: string): { restore(): void } {
-  const answer = cannedTable(items, table);
-  // One fake on the mock's send stub, dispatching on the command's class: with one `.on(Command)`
-  // behaviour per command, aws-sdk-client-mock matches every call against each (sinon's deep
-  // equality), which cost more CPU than the handlers under test.
-  const operations = new Map<unknown, string>([
-    [GetItemCommand, 'GetItem'],
-    [BatchGetItemCommand, 'BatchGetItem'],
-    [QueryCommand, 'Query'],
-    [PutItemCommand, 'PutItem'],
-    [BatchWriteItemCommand, 'BatchWriteItem'],
-    [UpdateItemCommand, 'UpdateItem'],
-    [DeleteItemCommand, 'DeleteItem'],
-    [TransactWriteItemsCommand, 'TransactWriteItems'],
-  ]);
-  const mock = mockClient(DynamoDBClient);
-  let calls = 0;
-  const fake = async (command: { constructor: unknown; input: Record<string, unknown> }) => {
-    // sinon records every call; forgetting them (outside the call, as sinon requires) keeps its
-    // history from growing into garbage-collector work.
-    if (++calls % 256 === 0) setImmediate(() => mock.send.resetHistory());
-    const operation = operations.get(command.constructor);
-    if (!operation) {
-      throw new Error(`mock store: no canned answer for ${(command.constructor as { name?: string }).name}`);
-    }
-    return answer(operation, command.input);
-  };
-  mock.send.callsFake(fake as unknown as Parameters<typeof mock.send.callsFake>[0]);
-  return { restore: () => mock.restore() };
+export function mockFromSnapshot(items: Item[], db: Db): { restore(): void } {
+  const answer = cannedTable(items, db.table);
+  // An interceptor that never calls on: the answer comes back in wire form, as DynamoDB's would,
+  // and the document layer unmarshals it; no JSON, signing or network.
+  const remove = db.doc.client.use(async (operation, input) => answer(operation, input) as Json);
+  return { restore: remove };
 }

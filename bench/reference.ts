@@ -1,19 +1,22 @@
 /**
- * The cold-start floor: a function holding only what every Gatehouse function must carry, a
- * DynamoDB client under the store's document layer (shared/store/doc.ts) and middy, created
- * lazily on first use as shared/store/db.ts does. Bundled with the same options as the real
- * functions (infra/bundling.ts) by the benchmark.
+ * The cold-start floor the budget is set against: a function holding the AWS SDK's DynamoDB client
+ * (what every function carried before the store spoke DynamoDB's JSON protocol itself,
+ * shared/store/aws-json.ts), with `marshall`/`unmarshall` and middy, its client created lazily on
+ * first use. Bundled with the same options as the real functions (infra/bundling.ts) by the
+ * benchmark.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import middy from '@middy/core';
-import { Doc } from '../shared/store/doc.js';
 
-let doc: Doc | undefined;
+let client: DynamoDBClient | undefined;
 
 export const handler = middy<{ id?: string }, { statusCode: number; body: string }>().handler(
   async (event) => {
-    doc ??= new Doc(new DynamoDBClient({ cacheMiddleware: true }));
-    const out = await doc.get({ TableName: 'reference', Key: { PK: event.id, SK: 'X' } });
-    return { statusCode: 200, body: JSON.stringify(out.Item ?? {}) };
+    client ??= new DynamoDBClient({ cacheMiddleware: true });
+    const out = await client.send(
+      new GetItemCommand({ TableName: 'reference', Key: marshall({ PK: event.id, SK: 'X' }) }),
+    );
+    return { statusCode: 200, body: JSON.stringify(out.Item ? unmarshall(out.Item) : {}) };
   },
 );

@@ -108,11 +108,11 @@ export function verdicts(input: Pick<ReportInput, 'cold' | 'inProcess' | 'runtim
         detail: `${w.label}: ${w.work.roundTrips}`,
       });
     }
-    if (w.work.byCommand.ScanCommand) {
+    if (w.work.byCommand.Scan) {
       out.push({
         budget: 'no Scan',
         ok: false,
-        detail: `${w.label}: ${w.work.byCommand.ScanCommand} Scan(s)`,
+        detail: `${w.label}: ${w.work.byCommand.Scan} Scan(s)`,
       });
     }
   }
@@ -124,7 +124,7 @@ export function verdicts(input: Pick<ReportInput, 'cold' | 'inProcess' | 'runtim
       detail: `/user (every case) and every token grant (${bounded.length} requests)`,
     });
   }
-  if (input.inProcess.work.every((w) => !w.work.byCommand.ScanCommand)) {
+  if (input.inProcess.work.every((w) => !w.work.byCommand.Scan)) {
     out.push({
       budget: 'no Scan',
       ok: true,
@@ -214,7 +214,7 @@ function coldSection(cold: ColdStartResult): string {
   const refWall = cold.reference.initMedianMs;
   const rows = [
     [
-      '**reference** (DynamoDB client + document layer + middy)',
+      '**reference** (the SDK floor: AWS SDK DynamoDB client + middy)',
       '—',
       kib(cold.reference.rawBytes),
       kib(cold.reference.gzipBytes),
@@ -257,7 +257,7 @@ function coldSection(cold: ColdStartResult): string {
   return [
     '## 1. Cold start per function',
     '',
-    `Bundles built with the stack's esbuild options (\`infra/bundling.ts\`: minified ESM, source maps, AWS SDK bundled; target \`${cold.target}\` here, \`node22\` in AWS). Init = median of ${cold.runs} fresh Node processes, timed inside the child around \`await import(bundle)\` (wall clock with \`performance.now()\`, and the process's CPU time with \`process.cpuUsage()\`), with the functions' \`NODE_OPTIONS=${cold.nodeOptions}\`. The reference and every function are measured in the same interleaved rounds. Budget: init ≤ ${BUDGET_INIT_RATIO}× the reference, except the logo function, judged on CPU time: module initialisation is CPU-bound, and on a machine shared with other work the wall-clock medians move with the neighbours' load while CPU time does not (both are shown).`,
+    `Bundles built with the stack's esbuild options (\`infra/bundling.ts\`: minified ESM, source maps, what a function uses of the AWS SDK bundled; target \`${cold.target}\` here, \`node22\` in AWS). Init = median of ${cold.runs} fresh Node processes, timed inside the child around \`await import(bundle)\` (wall clock with \`performance.now()\`, and the process's CPU time with \`process.cpuUsage()\`), with the functions' \`NODE_OPTIONS=${cold.nodeOptions}\`. The reference and every function are measured in the same interleaved rounds. Budget: init ≤ ${BUDGET_INIT_RATIO}× the reference, except the logo function, judged on CPU time: module initialisation is CPU-bound, and on a machine shared with other work the wall-clock medians move with the neighbours' load while CPU time does not (both are shown).`,
     '',
     table(
       [
@@ -298,7 +298,7 @@ function workSection(inProcess: InProcessResult): string {
   return [
     '## 2. DynamoDB work per request',
     '',
-    `Handlers invoked in-process against DynamoDB Local, counted by the SDK middleware \`shared/store/metrics.ts\` (ReturnConsumedCapacity=TOTAL on every command). Round trips = the times the number of in-flight calls rises from 0 (parallel calls share one). Capacity units as DynamoDB reports them, except transactions, which DynamoDB Local under-reports: counted at AWS's 2 units per item. Budget: ≤ ${BUDGET_ROUND_TRIPS} sequential round trips for /user and every token grant; no Scan.`,
+    `Handlers invoked in-process against DynamoDB Local, counted by the client interceptor \`shared/store/metrics.ts\` (ReturnConsumedCapacity=TOTAL on every command). Round trips = the times the number of in-flight calls rises from 0 (parallel calls share one). Capacity units as DynamoDB reports them, except transactions, which DynamoDB Local under-reports: counted at AWS's 2 units per item. Budget: ≤ ${BUDGET_ROUND_TRIPS} sequential round trips for /user and every token grant; no Scan.`,
     '',
     table(
       ['Request', 'Status', 'Calls', 'Calls (n)', 'Round trips', 'RCU', 'WCU', 'Median ms (DynamoDB Local)'],
@@ -327,7 +327,7 @@ function signatureNote(inProcess: InProcessResult): string {
   const cpu = (c: typeof opaque) => c?.sdk?.usPerRequest ?? c?.usPerRequest;
   const grant =
     opaque && jwt
-      ? ` A client-credentials grant with a JWT access token (RFC 9068, signed with the RS256 key the service made for this run) costs ${fmt(cpu(jwt)!, 0)} µs of CPU through the full SDK (${fmt(jwt.usPerRequest, 0)} µs with the client mock), against ${fmt(cpu(opaque)!, 0)} µs for an opaque token: the signature replaces the token's write (one DynamoDB call instead of two, section 2).`
+      ? ` A client-credentials grant with a JWT access token (RFC 9068, signed with the RS256 key the service made for this run) costs ${fmt(cpu(jwt)!, 0)} µs of CPU through the full client (${fmt(jwt.usPerRequest, 0)} µs with the canned store), against ${fmt(cpu(opaque)!, 0)} µs for an opaque token: the signature replaces the token's write (one DynamoDB call instead of two, section 2).`
       : '';
   return [
     `**Signatures** (jose, the key made for the run, a client-credentials access token's claims; CPU time, median of three windows):${grant}`,
@@ -353,7 +353,7 @@ function codeSection(inProcess: InProcessResult): string {
   return [
     '## 3. Code cost without I/O',
     '',
-    "Each handler invoked in-process, one request at a time on one event loop, answered from a snapshot of the section-2 data in two ways: `aws-sdk-client-mock` standing in for `DynamoDBClient`'s `send` (bench/mock-store.ts: our code with the store's document layer and its marshalling, middy, logging, command objects), and a canned-HTTP request handler under the full SDK stack (bench/wire-store.ts: plus JSON serialisation, endpoint resolution, SigV4 signing and response parsing; only the network is gone). The difference is the SDK's own cost per request.",
+    "Each handler invoked in-process, one request at a time on one event loop, answered from a snapshot of the section-2 data in two ways: an interceptor on the store's DynamoDB client answering in wire form (bench/mock-store.ts: our code with the store's document layer and its marshalling, middy, logging), and canned HTTP answers in place of the client's sender (bench/wire-store.ts: plus JSON serialisation, SigV4 signing, retries bookkeeping and response parsing; only the network is gone). The difference is the DynamoDB client's own cost per request.",
     '',
     "Every measured answer is checked against what its scenario must answer (`bench/scenarios.ts`: the status, and the body's shape: a token response's `access_token`, /user's `id`, roles and every organization's roles, the decision `Permit`, the redirect's code), and the first that differs stops the run with no report written. Against DynamoDB Local and through the local runtime every answer's body is checked; inside the CPU-timed loops every status is, and the body of every warm-up answer and of each timing window's last answer.",
     '',
@@ -361,9 +361,9 @@ function codeSection(inProcess: InProcessResult): string {
       [
         'Request',
         'Status',
-        'CPU µs / request (client mock)',
+        'CPU µs / request (canned store)',
         'Requests/s of one core',
-        'CPU µs / request (full SDK)',
+        'CPU µs / request (full client)',
         'Requests/s of one core',
         'Wall-clock req/s (mock)',
       ],
@@ -420,7 +420,7 @@ function runtimeSection(runtime: RuntimeResult): string {
       ['---', '---:', '---:', '---:', '---:', '---:', '---:'],
     ),
     '',
-    "Service CPU = the server process's CPU time (user + system, `process.cpuUsage()` read inside it before and after each level) divided by the requests it completed: the service's own cost, without DynamoDB Local's or the load generator's. It includes the SDK's work for each DynamoDB call, the local runtime's HTTP parsing and event translation, logging and the garbage collector.",
+    "Service CPU = the server process's CPU time (user + system, `process.cpuUsage()` read inside it before and after each level) divided by the requests it completed: the service's own cost, without DynamoDB Local's or the load generator's. It includes the DynamoDB client's work for each call, the local runtime's HTTP parsing and event translation, logging and the garbage collector.",
   ].join('\n');
 }
 
@@ -472,7 +472,7 @@ Each table comes from one part of \`bench/\`:
 | --- | --- | --- |
 | 1. Cold start | \`bench/cold-start.ts\` (+ \`bench/reference.ts\`, \`infra/bundling.ts\`) | build one function with \`esbuildOptions(route)\` and time \`await import()\` in fresh \`node --enable-source-maps\` processes |
 | 2. DynamoDB work | \`bench/in-process.ts\` section 2, \`shared/store/metrics.ts\`, \`bench/scenarios.ts\` | \`countDynamoDb(db().doc)\` around any handler call |
-| 3. Code cost | \`codeCost\` in \`bench/measure.ts\`, \`bench/mock-store.ts\`, \`bench/wire-store.ts\` | the same scenarios with \`mockFromSnapshot\` (aws-sdk-client-mock) or \`wireFromSnapshot\` (canned HTTP under the full SDK) |
+| 3. Code cost | \`codeCost\` in \`bench/measure.ts\`, \`bench/mock-store.ts\`, \`bench/wire-store.ts\` | the same scenarios with \`mockFromSnapshot\` (an interceptor answering in wire form) or \`wireFromSnapshot\` (canned HTTP under the full client) |
 | 4. Local runtime | \`bench/runtime.ts\`, \`bench/server.ts\` | \`npm start\`, then \`npx autocannon -c 10 -d 5 'http://localhost:3000/user?access_token=…'\` |
 | 5. Growth | \`bench/in-process.ts\` section 5, \`loadUsers\` and \`loadOrgAuthorizations\` in \`bench/fixtures.ts\` | the same requests after bulk-loading users or organization authorizations |
 | 6. Cost | \`bench/cost.ts\`, \`bench/prices.ts\`, \`bench/report-cost.ts\` | update a price with its date and source in \`bench/prices.ts\` |

@@ -148,7 +148,7 @@ export async function runtimeSection(options: {
     const figures: LoadFigure[] = [];
     let answersChecked = 0;
     for (const w of workloads(info)) {
-      // Warm the route's handler (module load, SDK connection pool) outside the measurement.
+      // Warm the route's handler (module load, kept-alive connections) outside the measurement.
       answersChecked += (await loadRun(info.url, w, info, 2, 1)).check.answers;
       let before = await drain(info);
       for (const connections of levels) {

@@ -26,9 +26,13 @@ export const ESM_REQUIRE_BANNER =
  * The NodejsFunction bundling props shared by every function (field names as in
  * aws-cdk-lib/aws-lambda-nodejs BundlingOptions; `format: 'esm'` is OutputFormat.ESM).
  *
- * - The AWS SDK v3 is bundled (`externalModules: []`), not taken from the runtime: one minified,
+ * - What a function uses of the AWS SDK v3 is bundled, not taken from the runtime: one minified,
  *   tree-shaken file initialises faster than resolving the runtime's SDK from node_modules, and
- *   the SDK version is the one our tests ran against.
+ *   the SDK version is the one our tests ran against. DynamoDB and Secrets Manager are spoken to
+ *   without it (shared/store/aws-json.ts); only the logo and mail functions carry SDK clients.
+ * - `@aws-sdk/credential-provider-node` is left out: shared/store/aws-json.ts imports it only
+ *   where the environment holds no credentials (an operator's `npx idm`), which in Lambda never
+ *   happens; were it ever reached there, the runtime's own copy would answer.
  * - `mainFields` prefers the ESM build of dependencies so esbuild can drop what a function never
  *   imports (the lookups carry no bcryptjs, the token function no sharp).
  */
@@ -41,7 +45,7 @@ export const BUNDLING = {
   target: `node${NODE_RUNTIME_MAJOR}`,
   mainFields: ['module', 'main'],
   banner: ESM_REQUIRE_BANNER,
-  externalModules: [] as string[],
+  externalModules: ['@aws-sdk/credential-provider-node'] as string[],
 } as const;
 
 /**

@@ -1,8 +1,8 @@
 /**
- * CPU per DynamoDB call of the store's document layer (shared/store/doc.ts: DynamoDBClient with
- * `cacheMiddleware: true`, one marshalling pass) against what it replaced, `@aws-sdk/lib-dynamodb`'s
- * DynamoDBDocumentClient, and against the raw client with `marshall`/`unmarshall` but no handler
- * cache (which separates the two savings). Each way reads the same user-profile item with GetItem:
+ * CPU per DynamoDB call of the store's document layer (shared/store/doc.ts over the store's AWS
+ * JSON client, shared/store/aws-json.ts) against what came before it: `@aws-sdk/lib-dynamodb`'s
+ * DynamoDBDocumentClient, the SDK's DynamoDBClient with `marshall`/`unmarshall` and no handler
+ * cache, and the same with `cacheMiddleware: true` (the layer's first form). Each way reads the same user-profile item with GetItem:
  * per round, 200 warm-up calls then 2,000 timed ones, CPU from `process.cpuUsage()`; three rounds,
  * the ways interleaved within each so a neighbour's load falls on all of them alike, after one
  * untimed pass of every way (the JIT's own work).
@@ -11,7 +11,7 @@
  * it uses that DynamoDB Local and a table of its own, dropped at the end; without one it starts
  * DynamoDB Local on a free port and stops it. Prints one line per way and one JSON line.
  */
-import { DeleteTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { type Emulator, ensureLocalTable, freePort, startDynamoDbLocal } from '../local/emulators.js';
@@ -64,6 +64,7 @@ try {
     marshallOptions: { ...MARSHALL },
   });
   const raw = new DynamoDBClient(clientConfig);
+  const cached = new DynamoDBClient({ ...clientConfig, cacheMiddleware: true });
   const ways: { name: string; get(): Promise<unknown> }[] = [
     {
       name: 'DynamoDBDocumentClient (before)',
@@ -77,7 +78,14 @@ try {
       },
     },
     {
-      name: 'store document layer (after)',
+      name: 'DynamoDBClient + marshall, handler cache',
+      get: async () => {
+        const out = await cached.send(new GetItemCommand({ TableName: table, Key: marshall(key, MARSHALL) }));
+        return out.Item && unmarshall(out.Item);
+      },
+    },
+    {
+      name: 'store document layer (JSON client)',
       get: async () => (await db.doc.get({ TableName: table, Key: key })).Item,
     },
   ];
@@ -109,7 +117,8 @@ try {
   );
   docClient.destroy();
   raw.destroy();
-  await db.doc.client.send(new DeleteTableCommand({ TableName: table }));
+  cached.destroy();
+  await db.doc.client.call('DeleteTable', { TableName: table });
   db.doc.destroy();
 } finally {
   await dynamo?.stop();

@@ -134,7 +134,7 @@ describe('the benchmark checks every measured answer', () => {
       warmups: 2,
       log: () => undefined,
     });
-    // Every read of the grant is answered by the snapshot, under the client mock and the full SDK.
+    // Every read of the grant is answered by the snapshot, under the canned store and the full client.
     expect(figure).toMatchObject({ status: 200, sdk: { status: 200 } });
     expect(figure!.usPerRequest).toBeGreaterThan(0);
   });
@@ -159,7 +159,7 @@ describe('the benchmark checks every measured answer', () => {
     const message = (failure as Error).message;
     expect(message).not.toContain('\n');
     expect(message).toMatch(
-      /^code cost, client mock: GET \/user \(user token, 1 organization\) \(GET \/user\?access_token=…\): expected 200, got 40[14]: \{/,
+      /^code cost, canned store: GET \/user \(user token, 1 organization\) \(GET \/user\?access_token=…\): expected 200, got 40[14]: \{/,
     );
     expect(write).not.toHaveBeenCalled();
   });

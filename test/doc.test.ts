@@ -1,10 +1,8 @@
 /**
  * The store's document layer (shared/store/doc.ts) against DynamoDB Local: native values in and
  * out of every operation the repositories use, errors as DynamoDB raises them. What DynamoDB Local
- * cannot be made to answer (unprocessed batch keys and items) is answered by aws-sdk-client-mock.
+ * cannot be made to answer (unprocessed batch keys and items) is answered by a scripted endpoint.
  */
-import { BatchGetItemCommand, BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../shared/store/db.js';
 import { GSI1 } from '../shared/store/keys.js';
@@ -15,6 +13,7 @@ import {
   TransactionFailed,
   transact,
 } from '../shared/store/ops.js';
+import { ok, scriptedAws } from './support/scripted-aws.js';
 import { testDb } from './support/service.js';
 
 let db: Db;
@@ -270,51 +269,53 @@ describe('document layer', () => {
   });
 });
 
-describe('document layer, unprocessed batch work (aws-sdk-client-mock)', () => {
+describe('document layer, unprocessed batch work (scripted endpoint)', () => {
   const offline = createDb({ table: 'unprocessed', endpoint: 'http://127.0.0.1:9' });
 
   it('retries unprocessed keys with their native form re-marshalled', async () => {
-    const mock = mockClient(offline.doc.client);
+    const dynamo = scriptedAws(offline.doc.client);
     try {
-      mock
-        .on(BatchGetItemCommand)
-        .resolvesOnce({
+      dynamo.on(
+        'BatchGetItem',
+        ok({
           Responses: { unprocessed: [{ PK: { S: 'A' }, SK: { S: 'X' }, n: { N: '1' } }] },
           UnprocessedKeys: {
             unprocessed: { Keys: [{ PK: { S: 'B' }, SK: { S: 'X' } }], ConsistentRead: true },
           },
-        })
-        .resolvesOnce({ Responses: { unprocessed: [{ PK: { S: 'B' }, SK: { S: 'X' }, n: { N: '2' } }] } });
+        }),
+        ok({ Responses: { unprocessed: [{ PK: { S: 'B' }, SK: { S: 'X' }, n: { N: '2' } }] } }),
+      );
       const items = await batchGet(offline, [key('A'), key('B')], true);
       expect(items).toEqual([
         { ...key('A'), n: 1 },
         { ...key('B'), n: 2 },
       ]);
-      const calls = mock.commandCalls(BatchGetItemCommand);
+      const calls = dynamo.calls('BatchGetItem') as { RequestItems: Record<string, { Keys: unknown[] }> }[];
       expect(calls).toHaveLength(2);
-      expect(calls[0]!.args[0].input.RequestItems?.unprocessed?.Keys).toEqual([
+      expect(calls[0]!.RequestItems.unprocessed?.Keys).toEqual([
         { PK: { S: 'A' }, SK: { S: 'X' } },
         { PK: { S: 'B' }, SK: { S: 'X' } },
       ]);
-      expect(calls[1]!.args[0].input.RequestItems?.unprocessed?.Keys).toEqual([
-        { PK: { S: 'B' }, SK: { S: 'X' } },
-      ]);
+      expect(calls[1]!.RequestItems.unprocessed?.Keys).toEqual([{ PK: { S: 'B' }, SK: { S: 'X' } }]);
     } finally {
-      mock.restore();
+      dynamo.restore();
     }
   });
 
   it('answers unprocessed writes in native form, ready to be sent again', async () => {
-    const mock = mockClient(offline.doc.client);
+    const dynamo = scriptedAws(offline.doc.client);
     try {
-      mock.on(BatchWriteItemCommand).resolves({
-        UnprocessedItems: {
-          unprocessed: [
-            { PutRequest: { Item: { PK: { S: 'A' }, SK: { S: 'X' }, ns: { NS: ['1', '2'] } } } },
-            { DeleteRequest: { Key: { PK: { S: 'B' }, SK: { S: 'X' } } } },
-          ],
-        },
-      });
+      dynamo.on(
+        'BatchWriteItem',
+        ok({
+          UnprocessedItems: {
+            unprocessed: [
+              { PutRequest: { Item: { PK: { S: 'A' }, SK: { S: 'X' }, ns: { NS: ['1', '2'] } } } },
+              { DeleteRequest: { Key: { PK: { S: 'B' }, SK: { S: 'X' } } } },
+            ],
+          },
+        }),
+      );
       const out = await offline.doc.batchWrite({
         RequestItems: {
           unprocessed: [
@@ -329,14 +330,14 @@ describe('document layer, unprocessed batch work (aws-sdk-client-mock)', () => {
           { DeleteRequest: { Key: key('B') } },
         ],
       });
-      expect(mock.commandCalls(BatchWriteItemCommand)[0]!.args[0].input.RequestItems).toEqual({
+      expect(dynamo.calls('BatchWriteItem')[0]!.RequestItems).toEqual({
         unprocessed: [
           { PutRequest: { Item: { PK: { S: 'A' }, SK: { S: 'X' }, ns: { NS: ['1', '2'] } } } },
           { DeleteRequest: { Key: { PK: { S: 'B' }, SK: { S: 'X' } } } },
         ],
       });
     } finally {
-      mock.restore();
+      dynamo.restore();
     }
   });
 });

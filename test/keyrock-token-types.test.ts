@@ -352,7 +352,7 @@ describe('jwt tokens (scope=jwt)', () => {
       });
       const work = counter.read();
       expect(work.roundTrips).toBe(1);
-      expect(work.byCommand.ScanCommand).toBeUndefined();
+      expect(work.byCommand.Scan).toBeUndefined();
     } finally {
       counter.stop();
     }

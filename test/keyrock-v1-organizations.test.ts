@@ -519,7 +519,7 @@ describe('round trips (docs/data-model.md)', () => {
         expect(res.status, `${method} ${path}`).toBeLessThan(300);
         const work = counter.read();
         expect(work.roundTrips, `${method} ${path}`).toBe(roundTrips);
-        expect(work.byCommand.ScanCommand).toBeUndefined();
+        expect(work.byCommand.Scan).toBeUndefined();
       }
     } finally {
       counter.stop();

@@ -1,5 +1,5 @@
 /**
- * Failures DynamoDB Local cannot be made to produce on demand, injected as a middleware on the
+ * Failures DynamoDB Local cannot be made to produce on demand, injected as an interceptor on the
  * handlers' own DynamoDB client (everything else still reaches DynamoDB Local): what the user and
  * the client application see when a write fails.
  */
@@ -22,7 +22,7 @@ import { startService, type TestService } from './support/service.js';
 let service: TestService;
 let alice: User;
 let reg: Registered;
-const FAULT = 'oauthTestFault';
+let removeFault: (() => void) | undefined;
 
 beforeAll(async () => {
   service = await startService();
@@ -30,24 +30,19 @@ beforeAll(async () => {
   reg = await newApp(service.db, alice.id);
 });
 afterEach(() => {
-  db().doc.client.middlewareStack.remove(FAULT);
-  db().doc.reconfigured();
+  removeFault?.();
+  removeFault = undefined;
 });
 afterAll(() => service.close());
 
-/** Every call goes to DynamoDB Local as usual, except the command made to fail. */
-function failing(commandName: 'PutItemCommand' | 'TransactWriteItemsCommand') {
-  db().doc.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (context.commandName === commandName) {
-        throw Object.assign(new Error('Service unavailable'), { name: 'InternalServerError' });
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: FAULT, override: true },
-  );
-  // The client caches its resolved middleware (cacheMiddleware): make it see the fault.
-  db().doc.reconfigured();
+/** Every call goes to DynamoDB Local as usual, except the operation made to fail. */
+function failing(failed: 'PutItem' | 'TransactWriteItems') {
+  removeFault = db().doc.client.use((operation, input, next) => {
+    if (operation === failed) {
+      throw Object.assign(new Error('Service unavailable'), { name: 'InternalServerError' });
+    }
+    return next(input);
+  });
 }
 
 describe('storage failures', () => {
@@ -60,7 +55,7 @@ describe('storage failures', () => {
       state: 'st',
     };
     await authorizeLocation(service.url, params, browser); // approve while storage works
-    failing('PutItemCommand');
+    failing('PutItem');
     const res = await fetch(`${service.url}/oauth2/authorize?${new URLSearchParams(params)}`, {
       redirect: 'manual',
       headers: { cookie: browser.cookie },
@@ -74,7 +69,7 @@ describe('storage failures', () => {
   });
 
   it('the token endpoint answers a generic 500 with a request id, never a stack trace', async () => {
-    failing('TransactWriteItemsCommand');
+    failing('TransactWriteItems');
     const res = await postForm(
       `${service.url}/oauth2/token`,
       { grant_type: 'password', username: alice.email, password: PASSWORD },

@@ -57,7 +57,7 @@ async function measure(request: () => Promise<Response>, expectStatus: number) {
   const res = await request();
   expect(res.status).toBe(expectStatus);
   const work = counter.read();
-  expect(work.byCommand.ScanCommand).toBeUndefined();
+  expect(work.byCommand.Scan).toBeUndefined();
   return { res, work };
 }
 
@@ -93,7 +93,7 @@ describe('token endpoint: at most 3 sequential round trips per grant', () => {
       200,
     );
     expect(work.roundTrips).toBe(2);
-    expect(work.byCommand.TransactWriteItemsCommand).toBe(1);
+    expect(work.byCommand.TransactWriteItems).toBe(1);
   });
 
   it('authorization_code with openid: the user is read beside the TransactWrite, no round trip more', async () => {
@@ -110,11 +110,11 @@ describe('token endpoint: at most 3 sequential round trips per grant', () => {
     );
     expect(((await res.json()) as { id_token?: string }).id_token).toEqual(expect.any(String));
     expect(work.roundTrips).toBe(2);
-    expect(work.byCommand.TransactWriteItemsCommand).toBe(1);
+    expect(work.byCommand.TransactWriteItems).toBe(1);
     expect(work.byCommand).toEqual({
-      BatchGetItemCommand: 1,
-      TransactWriteItemsCommand: 1,
-      GetItemCommand: 1, // USER#<id>/PROFILE, in parallel with the write
+      BatchGetItem: 1,
+      TransactWriteItems: 1,
+      GetItem: 1, // USER#<id>/PROFILE, in parallel with the write
     });
   });
 
@@ -340,14 +340,14 @@ describe('authorize and revoke', () => {
       () => postForm(`${service.url}/oauth2/token`, { grant_type: 'client_credentials' }, auth),
       200,
     );
-    expect(work.byCommand).toEqual({ BatchGetItemCommand: 1 });
+    expect(work.byCommand).toEqual({ BatchGetItem: 1 });
     const jwt = ((await res.json()) as { access_token: string }).access_token;
     const revoked = await measure(() => postForm(`${service.url}/oauth2/revoke`, { token: jwt }, auth), 200);
     expect(revoked.work.roundTrips).toBe(2);
-    expect(revoked.work.byCommand).toEqual({ BatchGetItemCommand: 1, PutItemCommand: 1 });
+    expect(revoked.work.byCommand).toEqual({ BatchGetItem: 1, PutItem: 1 });
     const seen = await measure(() => postForm(`${service.url}/oauth2/introspect`, { token: jwt }, auth), 200);
     expect(await seen.res.json()).toEqual({ active: false });
-    expect(seen.work.byCommand).toEqual({ BatchGetItemCommand: 1 });
+    expect(seen.work.byCommand).toEqual({ BatchGetItem: 1 });
   });
 });
 
@@ -376,6 +376,6 @@ describe('RP-initiated logout', () => {
       302,
     );
     expect(work.roundTrips).toBe(2);
-    expect(work.byCommand).toEqual({ GetItemCommand: 2, DeleteItemCommand: 1 });
+    expect(work.byCommand).toEqual({ GetItem: 2, DeleteItem: 1 });
   });
 });

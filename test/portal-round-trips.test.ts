@@ -47,7 +47,7 @@ async function editApplication(name: string) {
   expect(res.status).toBe(200);
   expect(((await res.json()) as { application: { name: string } }).application.name).toBe(name);
   const work = counter.read();
-  expect(work.byCommand.ScanCommand).toBeUndefined();
+  expect(work.byCommand.Scan).toBeUndefined();
   return work;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { config } from '../config.js';
+import { readSecretString } from './secrets.js';
 
 /**
  * The key material that encrypts secrets Gatehouse must read back (authenticator-app secrets,
@@ -14,11 +15,9 @@ import { config } from '../config.js';
 export async function readAtRestKeyMaterial(): Promise<string> {
   const secret = config().atRestKeySecret;
   if (secret) {
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const client = new SecretsManagerClient({ region: config().region, maxAttempts: 4 });
-    const out = await client.send(new GetSecretValueCommand({ SecretId: secret }));
-    if (!out.SecretString) throw new Error('The at-rest key secret is empty.');
-    return out.SecretString;
+    const value = await readSecretString(secret);
+    if (!value) throw new Error('The at-rest key secret is empty.');
+    return value;
   }
   const file = config().atRestKeyFile;
   try {

@@ -1,16 +1,19 @@
 /**
  * The document layer the repositories talk to: DynamoDB's data-plane calls with native JavaScript
- * values in and out (strings, numbers, booleans, lists, maps, `Set`s for NS/SS), over a plain
- * `DynamoDBClient`.
+ * values in and out (strings, numbers, booleans, lists, maps, `Set`s for NS/SS), over the AWS
+ * JSON client (aws-json.ts), which costs about a third of the SDK's DynamoDBClient per call.
  *
- * Why not `@aws-sdk/lib-dynamodb`'s DynamoDBDocumentClient: it refuses `cacheMiddleware: true`,
- * so every `send` resolves the whole middleware stack again, and it marshals in a middleware pass
- * of its own that walks each input and output by a table of key paths. Measured on the benchmark
- * machine against DynamoDB Local (2,000 GetItems after 200 warm-up, `process.cpuUsage()`, three
- * rounds; docs/benchmarks.md, "Where the CPU goes"): the document client cost 703–728 µs of CPU
- * per call, `DynamoDBClient` with `marshall`/`unmarshall` 632–661 µs, and the same with
- * `cacheMiddleware: true` 571–592 µs, about 130 µs less per call. Here each native map is
- * marshalled once, where it appears, and each item an answer carries is unmarshalled once.
+ * Why not `@aws-sdk/lib-dynamodb`'s DynamoDBDocumentClient (before the SDK itself was dropped from
+ * the request path): it marshals in a middleware pass of its own that walks each input and output
+ * by a table of key paths, and refuses `cacheMiddleware`. Measured on the benchmark machine
+ * against DynamoDB Local (2,000 GetItems after 200 warm-up, `process.cpuUsage()`, three rounds;
+ * `scripts/doc-layer-cpu.ts`): the document client 703–728 µs of CPU per call, `DynamoDBClient`
+ * with `marshall`/`unmarshall` and its handler cache 571–592 µs, this layer on the JSON client
+ * about 210 µs. Here each native map is marshalled once, where it appears, and each item an
+ * answer carries is unmarshalled once.
+ *
+ * The store keeps no binary attributes: in DynamoDB's JSON protocol a B value is base64 text, and
+ * a Uint8Array given here would not be sent as one.
  *
  * Every place a command carries native values is translated: Key, Item, ExpressionAttributeValues,
  * ExclusiveStartKey, a batch's Keys, PutRequest.Item and DeleteRequest.Key, and a transaction's
@@ -19,50 +22,41 @@
  * back as JS numbers. The legacy parameters (Expected, AttributeUpdates, KeyConditions,
  * QueryFilter, ScanFilter) are left out of the types, so nothing can pass them untranslated.
  *
- * Errors are the client's own, untouched (ConditionalCheckFailedException,
- * TransactionCanceledException with its CancellationReasons, throttling), as the document client
- * passed them through; only the reasons' codes are read (ops.ts), so a reason's `Item` stays in
+ * Errors are AwsError, named by DynamoDB's error code, with the answer's fields on them
+ * (ConditionalCheckFailedException, TransactionCanceledException with its CancellationReasons,
+ * throttling), as the SDK named them; only the reasons' codes are read (ops.ts), so a reason's `Item` stays in
  * DynamoDB's wire form.
  */
-import {
-  type AttributeValue,
-  BatchGetItemCommand,
-  type BatchGetItemCommandOutput,
-  type BatchGetItemInput,
-  BatchWriteItemCommand,
-  type BatchWriteItemCommandOutput,
-  type BatchWriteItemInput,
-  type ConditionCheck,
-  type Delete,
-  DeleteItemCommand,
-  type DeleteItemCommandOutput,
-  type DeleteItemInput,
-  type DynamoDBClient,
-  GetItemCommand,
-  type GetItemCommandOutput,
-  type GetItemInput,
-  type KeysAndAttributes,
-  type Put,
-  PutItemCommand,
-  type PutItemCommandOutput,
-  type PutItemInput,
-  QueryCommand,
-  type QueryInput as RawQueryInput,
-  type QueryCommandOutput as RawQueryOutput,
-  type ScanInput as RawScanInput,
-  type ScanCommandOutput as RawScanOutput,
-  ScanCommand,
-  type TransactWriteItem,
-  TransactWriteItemsCommand,
-  type TransactWriteItemsCommandOutput,
-  type TransactWriteItemsInput,
-  type Update,
-  UpdateItemCommand,
-  type UpdateItemCommandOutput,
-  type UpdateItemInput,
-  type WriteRequest,
+import type {
+  AttributeValue,
+  BatchGetItemCommandOutput,
+  BatchGetItemInput,
+  BatchWriteItemCommandOutput,
+  BatchWriteItemInput,
+  ConditionCheck,
+  Delete,
+  DeleteItemCommandOutput,
+  DeleteItemInput,
+  GetItemCommandOutput,
+  GetItemInput,
+  KeysAndAttributes,
+  Put,
+  PutItemCommandOutput,
+  PutItemInput,
+  QueryInput as RawQueryInput,
+  QueryCommandOutput as RawQueryOutput,
+  ScanInput as RawScanInput,
+  ScanCommandOutput as RawScanOutput,
+  TransactWriteItem,
+  TransactWriteItemsCommandOutput,
+  TransactWriteItemsInput,
+  Update,
+  UpdateItemCommandOutput,
+  UpdateItemInput,
+  WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, type NativeAttributeValue, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AwsJsonClient, Json } from './aws-json.js';
 
 /** An item, key or set of expression values in native JavaScript values. */
 export type NativeItem = Record<string, NativeAttributeValue>;
@@ -185,80 +179,75 @@ function nativePage<O extends { Items?: Raw[] | undefined; LastEvaluatedKey?: Ra
 }
 
 /**
- * DynamoDB with native values, one method per operation the store uses. Calls go through
- * `client.send` at call time, so aws-sdk-client-mock (on DynamoDBClient or on this client) and
- * middleware added to the client's stack see every call.
+ * DynamoDB with native values, one method per operation the store uses, over the AWS JSON client
+ * (aws-json.ts): each call is one `DynamoDB_20120810.<Operation>` request whose body is the
+ * wire-form input. Interceptors on `client` (metrics.ts, the benchmark's canned store, tests'
+ * faults) see every call in wire form.
  */
 export class Doc {
-  constructor(readonly client: DynamoDBClient) {}
-
-  /**
-   * Call after adding or removing middleware on `client` or replacing its request handler. With
-   * `cacheMiddleware: true` the client resolves its stack once per command class and keeps the
-   * handler, request handler included, so a change made after the first call of a command would
-   * not be seen; this drops those handlers (what the client itself does when `send` is given
-   * per-call options, or on `destroy`). Only tests and the benchmark change a live client.
-   */
-  reconfigured(): void {
-    delete (this.client as unknown as { handlers?: unknown }).handlers;
-  }
+  constructor(readonly client: AwsJsonClient) {}
 
   destroy(): void {
     this.client.destroy();
   }
 
+  private send<O>(operation: string, input: object): Promise<O> {
+    return this.client.call(operation, input as Json) as Promise<O>;
+  }
+
   async get(input: GetInput): Promise<GetOutput> {
-    const { Item, ...out } = await this.client.send(new GetItemCommand({ ...input, Key: toRaw(input.Key) }));
+    const { Item, ...out } = await this.send<GetItemCommandOutput>('GetItem', {
+      ...input,
+      Key: toRaw(input.Key),
+    });
     return Item ? { ...out, Item: toNative(Item) } : out;
   }
 
   async put(input: PutInput): Promise<PutOutput> {
     return withNativeAttributes(
-      await this.client.send(
-        new PutItemCommand({
-          ...input,
-          Item: toRaw(input.Item),
-          ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-        }),
-      ),
+      await this.send<PutItemCommandOutput>('PutItem', {
+        ...input,
+        Item: toRaw(input.Item),
+        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
+      }),
     );
   }
 
   async update(input: UpdateInput): Promise<UpdateOutput> {
-    return withNativeAttributes(await this.client.send(new UpdateItemCommand(keyedToRaw(input))));
+    return withNativeAttributes(await this.send<UpdateItemCommandOutput>('UpdateItem', keyedToRaw(input)));
   }
 
   async delete(input: DeleteInput): Promise<DeleteOutput> {
-    return withNativeAttributes(await this.client.send(new DeleteItemCommand(keyedToRaw(input))));
+    return withNativeAttributes(await this.send<DeleteItemCommandOutput>('DeleteItem', keyedToRaw(input)));
   }
 
   async query(input: QueryInput): Promise<QueryOutput> {
     return nativePage(
-      await this.client.send(
-        new QueryCommand({
-          ...input,
-          ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
-          ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-        }),
-      ),
+      await this.send<RawQueryOutput>('Query', {
+        ...input,
+        ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
+        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
+      }),
     );
   }
 
   async scan(input: ScanInput): Promise<ScanOutput> {
     return nativePage(
-      await this.client.send(
-        new ScanCommand({
-          ...input,
-          ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
-          ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-        }),
-      ),
+      await this.send<RawScanOutput>('Scan', {
+        ...input,
+        ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
+        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
+      }),
     );
   }
 
   async batchGet(input: BatchGetInput): Promise<BatchGetOutput> {
-    const { Responses, UnprocessedKeys, ...out } = await this.client.send(
-      new BatchGetItemCommand({ ...input, RequestItems: perTable(input.RequestItems, keysToRaw) }),
+    const { Responses, UnprocessedKeys, ...out } = await this.send<BatchGetItemCommandOutput>(
+      'BatchGetItem',
+      {
+        ...input,
+        RequestItems: perTable(input.RequestItems, keysToRaw),
+      },
     );
     return {
       ...out,
@@ -268,20 +257,19 @@ export class Doc {
   }
 
   async batchWrite(input: BatchWriteInput): Promise<BatchWriteOutput> {
-    const { UnprocessedItems, ...out } = await this.client.send(
-      new BatchWriteItemCommand({
-        ...input,
-        RequestItems: perTable(input.RequestItems, (writes) => writes.map(writeToRaw)),
-      }),
-    );
+    const { UnprocessedItems, ...out } = await this.send<BatchWriteItemCommandOutput>('BatchWriteItem', {
+      ...input,
+      RequestItems: perTable(input.RequestItems, (writes) => writes.map(writeToRaw)),
+    });
     return UnprocessedItems
       ? { ...out, UnprocessedItems: perTable(UnprocessedItems, (writes) => writes.map(writeToNative)) }
       : out;
   }
 
   transactWrite(input: TransactWriteInput): Promise<TransactWriteOutput> {
-    return this.client.send(
-      new TransactWriteItemsCommand({ ...input, TransactItems: input.TransactItems.map(transactToRaw) }),
-    );
+    return this.send<TransactWriteOutput>('TransactWriteItems', {
+      ...input,
+      TransactItems: input.TransactItems.map(transactToRaw),
+    });
   }
 }

@@ -1,22 +1,18 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { config } from '../config.js';
+import { readSecretString, writeSecretString } from './secrets.js';
 
 /**
  * Where the signing key set (a JSON document with private keys) is kept: in AWS, one Secrets
  * Manager secret (IDM_SIGNING_KEYS_SECRET), readable only by the functions that sign or publish
  * keys (infra/route-functions.ts); locally, a file under DATA_DIR that only its owner may read.
  * The document's shape is the OIDC layer's business (shared/oidc/keys.ts); this module moves text.
- *
- * The Secrets Manager client is imported on first use, so a function that never signs (a client
- * without OpenID Connect) never loads it.
  */
 export async function readKeySetDocument(): Promise<string | undefined> {
   const secret = config().signingKeysSecret;
   if (secret) {
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const out = await client(SecretsManagerClient).send(new GetSecretValueCommand({ SecretId: secret }));
-    return out.SecretString;
+    return readSecretString(secret);
   }
   try {
     return readFileSync(config().signingKeysFile, 'utf8');
@@ -37,10 +33,7 @@ export async function writeKeySetDocument(
 ): Promise<boolean> {
   const secret = config().signingKeysSecret;
   if (secret) {
-    const { SecretsManagerClient, PutSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    await client(SecretsManagerClient).send(
-      new PutSecretValueCommand({ SecretId: secret, SecretString: text }),
-    );
+    await writeSecretString(secret, text);
     return true;
   }
   const file = config().signingKeysFile;
@@ -70,22 +63,11 @@ const FIRST_VERSION = '00000000-0000-4000-8000-00000000f1a5';
 export async function createFirstKeySetDocument(text: string): Promise<boolean> {
   const secret = config().signingKeysSecret;
   if (!secret) return writeKeySetDocument(text, { create: true });
-  const { SecretsManagerClient, PutSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
   try {
-    await client(SecretsManagerClient).send(
-      new PutSecretValueCommand({ SecretId: secret, SecretString: text, ClientRequestToken: FIRST_VERSION }),
-    );
+    await writeSecretString(secret, text, FIRST_VERSION);
     return true;
   } catch (error) {
     if ((error as { name?: string }).name === 'ResourceExistsException') return false;
     throw error;
   }
-}
-
-type ClientClass = typeof import('@aws-sdk/client-secrets-manager').SecretsManagerClient;
-let cached: InstanceType<ClientClass> | undefined;
-
-function client(Client: ClientClass): InstanceType<ClientClass> {
-  cached ??= new Client({ region: config().region, maxAttempts: 4 });
-  return cached;
 }

@@ -1,14 +1,15 @@
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type middy from '@middy/core';
 import { buildEvent } from '../../../local/event.js';
 import type { HttpEvent, HttpResult, LambdaContext } from '../../../shared/http/types.js';
+import { AwsJsonClient } from '../../../shared/store/aws-json.js';
 import type { Db } from '../../../shared/store/db.js';
 import { Doc } from '../../../shared/store/doc.js';
 
 /**
  * Fakes for the unit tier: no DynamoDB, no network. A fake table answers GetItem by key from a
- * map and records every command, so a middleware's decisions can be checked without a server
+ * map and records every operation, so a middleware's decisions can be checked without a server
  * (the integration tier runs the same code against DynamoDB Local).
  */
 export interface FakeDb extends Db {
@@ -17,18 +18,24 @@ export interface FakeDb extends Db {
 
 export function fakeDb(items: Record<string, Record<string, unknown>> = {}): FakeDb {
   const sent: FakeDb['sent'] = [];
-  // A DynamoDBClient stand-in under the store's real document layer, answering in wire form.
-  const client = {
-    send: async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
-      sent.push({ name: command.constructor.name, input: command.input });
-      const raw = command.input.Key as Record<string, AttributeValue> | undefined;
-      if (!raw) return {};
-      const key = unmarshall(raw) as { PK: string; SK: string };
-      const item = items[`${key.PK}|${key.SK}`];
-      return { Item: item ? marshall(item, { removeUndefinedValues: true }) : undefined };
-    },
-  };
-  return { doc: new Doc(client as unknown as DynamoDBClient), table: 'unit', sent };
+  // The store's real document layer and client; an interceptor answers in wire form, no network.
+  const client = new AwsJsonClient({
+    service: 'dynamodb',
+    targetPrefix: 'DynamoDB_20120810',
+    jsonVersion: '1.0',
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9',
+    credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' },
+  });
+  client.use(async (operation, input) => {
+    sent.push({ name: operation, input });
+    const raw = input.Key as Record<string, AttributeValue> | undefined;
+    if (!raw) return {};
+    const key = unmarshall(raw) as { PK: string; SK: string };
+    const item = items[`${key.PK}|${key.SK}`];
+    return item ? { Item: marshall(item, { removeUndefinedValues: true }) } : {};
+  });
+  return { doc: new Doc(client), table: 'unit', sent };
 }
 
 export function event(
