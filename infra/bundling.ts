@@ -28,8 +28,8 @@ export const ESM_REQUIRE_BANNER =
  *
  * - What a function uses of the AWS SDK v3 is bundled, not taken from the runtime: one minified,
  *   tree-shaken file initialises faster than resolving the runtime's SDK from node_modules, and
- *   the SDK version is the one our tests ran against. DynamoDB and Secrets Manager are spoken to
- *   without it (shared/store/aws-json.ts); only the logo and mail functions carry SDK clients.
+ *   the SDK version is the one our tests ran against. DynamoDB, Secrets Manager and SES are spoken to
+ *   without it (shared/store/aws-json.ts); only the logo functions carry an SDK client (S3).
  * - `@aws-sdk/credential-provider-node` is left out: shared/store/aws-json.ts imports it only
  *   where the environment holds no credentials (an operator's `npx idm`), which in Lambda never
  *   happens; were it ever reached there, the runtime's own copy would answer.

@@ -10,9 +10,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sesMailer } from '../shared/mail/ses.js';
 import { AwsError, AwsJsonClient, type AwsJsonOptions } from '../shared/store/aws-json.js';
 
 interface Received {
+  url: string | undefined;
   headers: IncomingMessage['headers'];
   body: string;
 }
@@ -40,7 +42,7 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r = { url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       received.push(r);
       (replies.length > 1 ? replies.shift()! : replies[0]!)(res, r);
     });
@@ -64,8 +66,7 @@ const credentials = {
 const dynamo = (options: Partial<AwsJsonOptions> = {}) =>
   new AwsJsonClient({
     service: 'dynamodb',
-    targetPrefix: 'DynamoDB_20120810',
-    jsonVersion: '1.0',
+    json: { targetPrefix: 'DynamoDB_20120810', version: '1.0' },
     region: 'eu-west-1',
     endpoint,
     credentials,
@@ -104,6 +105,7 @@ describe('AWS JSON client', () => {
     });
 
     const [sent] = received;
+    expect(sent!.url).toBe('/');
     expect(sent!.headers['content-type']).toBe('application/x-amz-json-1.0');
     expect(sent!.headers['x-amz-target']).toBe('DynamoDB_20120810.GetItem');
     expect(sent!.headers['x-amz-security-token']).toBe('SESSION');
@@ -152,8 +154,7 @@ describe('AWS JSON client', () => {
     replies = [json(200, { SecretString: 'x' })];
     const client = new AwsJsonClient({
       service: 'secretsmanager',
-      targetPrefix: 'secretsmanager',
-      jsonVersion: '1.1',
+      json: { targetPrefix: 'secretsmanager', version: '1.1' },
       region: 'eu-west-1',
       endpoint,
       credentials,
@@ -162,6 +163,42 @@ describe('AWS JSON client', () => {
     expect(received[0]!.headers['content-type']).toBe('application/x-amz-json-1.1');
     expect(received[0]!.headers['x-amz-target']).toBe('secretsmanager.GetSecretValue');
     expect(received[0]!.headers.authorization).toContain('/eu-west-1/secretsmanager/aws4_request');
+  });
+
+  it('sends mail through SES v2 as its REST-JSON SendEmail request', async () => {
+    replies = [json(200, { MessageId: 'm-1' })];
+    process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE';
+    process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+    try {
+      await sesMailer('eu-west-1', 'idm@example.com', 'gatehouse', endpoint).send({
+        to: 'ada@example.com',
+        subject: 'Confirm',
+        text: 'plain',
+        html: '<p>html</p>',
+      });
+    } finally {
+      delete process.env.AWS_ACCESS_KEY_ID;
+      delete process.env.AWS_SECRET_ACCESS_KEY;
+    }
+    const [sent] = received;
+    expect(sent!.url).toBe('/v2/email/outbound-emails');
+    expect(sent!.headers['content-type']).toBe('application/json');
+    expect(sent!.headers['x-amz-target']).toBeUndefined();
+    expect(sent!.headers.authorization).toContain('/eu-west-1/ses/aws4_request');
+    expect(JSON.parse(sent!.body)).toEqual({
+      FromEmailAddress: 'idm@example.com',
+      Destination: { ToAddresses: ['ada@example.com'] },
+      ConfigurationSetName: 'gatehouse',
+      Content: {
+        Simple: {
+          Subject: { Data: 'Confirm', Charset: 'UTF-8' },
+          Body: {
+            Text: { Data: 'plain', Charset: 'UTF-8' },
+            Html: { Data: '<p>html</p>', Charset: 'UTF-8' },
+          },
+        },
+      },
+    });
   });
 
   it('names a client error by its code, keeps its fields, and does not retry it', async () => {

@@ -20,8 +20,7 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 export function createDb(options: DbOptions): Db {
   const client = new AwsJsonClient({
     service: 'dynamodb',
-    targetPrefix: 'DynamoDB_20120810',
-    jsonVersion: '1.0',
+    json: { targetPrefix: 'DynamoDB_20120810', version: '1.0' },
     region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
     endpoint: options.endpoint,
     credentials: options.endpoint ? LOCAL_CREDENTIALS : defaultCredentials(),

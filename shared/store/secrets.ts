@@ -12,8 +12,7 @@ let cached: AwsJsonClient | undefined;
 export function secretsManager(): AwsJsonClient {
   cached ??= new AwsJsonClient({
     service: 'secretsmanager',
-    targetPrefix: 'secretsmanager',
-    jsonVersion: '1.1',
+    json: { targetPrefix: 'secretsmanager', version: '1.1' },
     region: config().region,
     credentials: defaultCredentials(),
     maxAttempts: 4,

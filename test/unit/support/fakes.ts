@@ -21,8 +21,7 @@ export function fakeDb(items: Record<string, Record<string, unknown>> = {}): Fak
   // The store's real document layer and client; an interceptor answers in wire form, no network.
   const client = new AwsJsonClient({
     service: 'dynamodb',
-    targetPrefix: 'DynamoDB_20120810',
-    jsonVersion: '1.0',
+    json: { targetPrefix: 'DynamoDB_20120810', version: '1.0' },
     region: 'us-east-1',
     endpoint: 'http://127.0.0.1:9',
     credentials: { accessKeyId: 'unit', secretAccessKey: 'unit' },
