@@ -365,7 +365,7 @@ function codeSection(inProcess: InProcessResult): string {
         'Requests/s of one core',
         'CPU µs / request (full client)',
         'Requests/s of one core',
-        'Wall-clock req/s (mock)',
+        'Wall-clock req/s (canned store)',
       ],
       normal.map((c) => [
         c.label,

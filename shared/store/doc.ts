@@ -7,9 +7,9 @@
  * the request path): it marshals in a middleware pass of its own that walks each input and output
  * by a table of key paths, and refuses `cacheMiddleware`. Measured on the benchmark machine
  * against DynamoDB Local (2,000 GetItems after 200 warm-up, `process.cpuUsage()`, three rounds;
- * `scripts/doc-layer-cpu.ts`): the document client 703–728 µs of CPU per call, `DynamoDBClient`
- * with `marshall`/`unmarshall` and its handler cache 571–592 µs, this layer on the JSON client
- * about 210 µs. Here each native map is marshalled once, where it appears, and each item an
+ * `scripts/doc-layer-cpu.ts`, medians): the document client 712 µs of CPU per call,
+ * `DynamoDBClient` with `marshall`/`unmarshall` and its handler cache 622 µs, this layer on the
+ * JSON client 255 µs. Here each native map is marshalled once, where it appears, and each item an
  * answer carries is unmarshalled once.
  *
  * The store keeps no binary attributes: in DynamoDB's JSON protocol a B value is base64 text, and
