@@ -159,6 +159,9 @@ describe('the portal in Chromium', () => {
     });
     // The cropper is ready (its frame placed) when Save is enabled.
     await poll(() => page.getByRole('button', { name: 'Save logo' }).isEnabled()).toBe(true);
+    // Screenshots change the viewport's width, and the cropper re-lays its frame out on every
+    // resize: shoot before re-framing, so the frame saved is the one dragged.
+    await snap(page, '04-register-step2-cropper');
     // Mouse coordinates are viewport coordinates: bring the whole cropper on screen first.
     await page.locator('.crop-area').scrollIntoViewIfNeeded();
     const shrink = await page.locator('.cropper-point.point-se').boundingBox();
@@ -180,7 +183,6 @@ describe('the portal in Chromium', () => {
     await page.mouse.up();
     const moved = (await face.boundingBox())!;
     expect(moved.x).toBeGreaterThan(canvas.x + canvas.width / 2);
-    await snap(page, '04-register-step2-cropper');
     await page.getByRole('button', { name: 'Save logo' }).click();
     await page.getByText('Logo saved.').waitFor();
     const logoSrc = await page.locator('img.logo.large').getAttribute('src');

@@ -15,7 +15,7 @@ export interface DbOptions {
 }
 
 /** DynamoDB Local accepts any credentials; these sign its requests. */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 
 export function createDb(options: DbOptions): Db {
   const client = new AwsJsonClient({
