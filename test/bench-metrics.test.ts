@@ -56,8 +56,8 @@ describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
     }
   });
 
-  it('counts commands the client had already sent before it started (it caches its middleware)', async () => {
-    // The client resolves each command's stack once (cacheMiddleware): the counter must still be seen.
+  it('counts the operations of a client already in use when it started', async () => {
+    // The process-wide client has sent these operations before; the counter must still see the next ones.
     await getItem(db, keys.user(1));
     await db.doc.scan({ TableName: db.table, Limit: 1 });
     const counter = countDynamoDb(db.doc);
@@ -72,7 +72,7 @@ describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
 
   it('leaves the client as it was after stop(): nothing counted, no capacity requested', async () => {
     const counter = countDynamoDb(db.doc);
-    await getItem(db, keys.user(1)); // counted, and the client now holds a handler with the counter in it
+    await getItem(db, keys.user(1)); // counted, through the counter's interceptor
     counter.stop();
     counter.reset();
     const out = await db.doc.get({ TableName: db.table, Key: keys.user(1) });
@@ -83,7 +83,7 @@ describe('countDynamoDb (the bench and round-trip budgets rely on it)', () => {
 });
 
 describe('bench helpers', () => {
-  it('answers the full SDK stack from a snapshot without a network (wire store)', async () => {
+  it('answers the full DynamoDB client from a snapshot without a network (wire store)', async () => {
     // Port 9 (discard): nothing listens, so any request that escaped the fake would fail.
     const db = createDb({ table: 'snapshot', endpoint: 'http://127.0.0.1:9' });
     const wire = wireFromSnapshot(
