@@ -11,7 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sesMailer } from '../shared/mail/ses.js';
-import { AwsError, AwsJsonClient, type AwsJsonOptions } from '../shared/store/aws-json.js';
+import {
+  AwsError,
+  AwsJsonClient,
+  type AwsJsonOptions,
+  defaultCredentials,
+} from '../shared/store/aws-json.js';
 
 interface Received {
   url: string | undefined;
@@ -278,5 +283,36 @@ describe('AWS JSON client', () => {
       'KEY2',
       'KEY2',
     ]);
+  });
+
+  describe('default credentials', () => {
+    const saved = { ...process.env };
+    afterAll(() => {
+      process.env = saved;
+    });
+
+    it("are the environment's where it has them, as in Lambda", () => {
+      process.env.AWS_ACCESS_KEY_ID = 'ASIAENV';
+      process.env.AWS_SECRET_ACCESS_KEY = 'env-secret';
+      process.env.AWS_SESSION_TOKEN = 'env-session';
+      expect(defaultCredentials()).toEqual({
+        accessKeyId: 'ASIAENV',
+        secretAccessKey: 'env-secret',
+        sessionToken: 'env-session',
+      });
+    });
+
+    it("come from the AWS SDK's default chain elsewhere, which says when it finds none", async () => {
+      for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) {
+        delete process.env[name];
+      }
+      // No profile files, no instance metadata: the chain has nothing to find here.
+      process.env.AWS_SHARED_CREDENTIALS_FILE = '/nonexistent/credentials';
+      process.env.AWS_CONFIG_FILE = '/nonexistent/config';
+      process.env.AWS_EC2_METADATA_DISABLED = 'true';
+      const source = defaultCredentials();
+      expect(typeof source).toBe('function');
+      await expect((source as () => Promise<unknown>)()).rejects.toThrow(/Could not load credentials from any providers/);
+    });
   });
 });
