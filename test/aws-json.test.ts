@@ -312,7 +312,9 @@ describe('AWS JSON client', () => {
       process.env.AWS_EC2_METADATA_DISABLED = 'true';
       const source = defaultCredentials();
       expect(typeof source).toBe('function');
-      await expect((source as () => Promise<unknown>)()).rejects.toThrow(/Could not load credentials from any providers/);
+      await expect((source as () => Promise<unknown>)()).rejects.toThrow(
+        /Could not load credentials from any providers/,
+      );
     });
   });
 });
