@@ -145,17 +145,21 @@ const keyedToRaw = <T extends { Key: NativeItem } & Values>(part: T) => ({
   Key: toRaw(part.Key),
   ExpressionAttributeValues: valuesToRaw(part.ExpressionAttributeValues),
 });
+/** A command part carrying a whole item, with its expression values, in wire form. */
+const itemToRaw = <T extends { Item: NativeItem } & Values>(part: T) => ({
+  ...part,
+  Item: toRaw(part.Item),
+  ExpressionAttributeValues: valuesToRaw(part.ExpressionAttributeValues),
+});
+/** A Query's or Scan's input, its start key and expression values in wire form. */
+const pageToRaw = <T extends { ExclusiveStartKey?: NativeItem | undefined } & Values>(input: T) => ({
+  ...input,
+  ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
+  ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
+});
 const transactToRaw = (t: TransactItem): TransactWriteItem => ({
   ...(t.ConditionCheck ? { ConditionCheck: keyedToRaw(t.ConditionCheck) } : {}),
-  ...(t.Put
-    ? {
-        Put: {
-          ...t.Put,
-          Item: toRaw(t.Put.Item),
-          ExpressionAttributeValues: valuesToRaw(t.Put.ExpressionAttributeValues),
-        },
-      }
-    : {}),
+  ...(t.Put ? { Put: itemToRaw(t.Put) } : {}),
   ...(t.Delete ? { Delete: keyedToRaw(t.Delete) } : {}),
   ...(t.Update ? { Update: keyedToRaw(t.Update) } : {}),
 });
@@ -204,13 +208,7 @@ export class Doc {
   }
 
   async put(input: PutInput): Promise<PutOutput> {
-    return withNativeAttributes(
-      await this.send<PutItemCommandOutput>('PutItem', {
-        ...input,
-        Item: toRaw(input.Item),
-        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-      }),
-    );
+    return withNativeAttributes(await this.send<PutItemCommandOutput>('PutItem', itemToRaw(input)));
   }
 
   async update(input: UpdateInput): Promise<UpdateOutput> {
@@ -222,23 +220,11 @@ export class Doc {
   }
 
   async query(input: QueryInput): Promise<QueryOutput> {
-    return nativePage(
-      await this.send<RawQueryOutput>('Query', {
-        ...input,
-        ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
-        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-      }),
-    );
+    return nativePage(await this.send<RawQueryOutput>('Query', pageToRaw(input)));
   }
 
   async scan(input: ScanInput): Promise<ScanOutput> {
-    return nativePage(
-      await this.send<RawScanOutput>('Scan', {
-        ...input,
-        ExclusiveStartKey: valuesToRaw(input.ExclusiveStartKey),
-        ExpressionAttributeValues: valuesToRaw(input.ExpressionAttributeValues),
-      }),
-    );
+    return nativePage(await this.send<RawScanOutput>('Scan', pageToRaw(input)));
   }
 
   async batchGet(input: BatchGetInput): Promise<BatchGetOutput> {

@@ -229,6 +229,7 @@ export function roleIdsFrom(item: Item | undefined, as: MemberRole): number[] {
 
 /** The three sets of an ORGROLES item, as numbers. */
 export function orgRoleSets(item: Item | undefined): Record<OrgRoleSet, number[]> {
-  const read = (name: string) => [...((item?.[name] as Set<number> | undefined) ?? [])].map(Number);
-  return { all: read('roleIds'), member: read('memberRoleIds'), owner: read('ownerRoleIds') };
+  const read = (set: OrgRoleSet) =>
+    [...((item?.[ORG_ROLE_SETS[set]] as Set<number> | undefined) ?? [])].map(Number);
+  return { all: read('all'), member: read('member'), owner: read('owner') };
 }
