@@ -17,9 +17,16 @@ declare module 'vitest' {
 /**
  * One DynamoDB Local (in memory), one s3rver and one maildev per test run, on free ports. Test files create
  * their own tables and buckets, so they run in parallel without seeing each other's data.
+ *
+ * Every temporary file the run makes (key files, data directories, CDK's synthesized assets at
+ * ~180 MB a synthesis, Chromium profiles, MariaDB data) goes under one directory removed at the
+ * end: TMPDIR is set before the test processes are forked, so they inherit it and `os.tmpdir()`
+ * answers it everywhere, in child processes too.
  */
 export default async function setup(project: TestProject) {
-  const s3Dir = mkdtempSync(join(tmpdir(), 'gatehouse-s3-'));
+  const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  process.env.TMPDIR = scratch;
+  const s3Dir = mkdtempSync(join(scratch, 's3-'));
   const [dynamo, s3, mail] = await Promise.all([
     freePort().then((port) => startDynamoDbLocal({ port })),
     freePort().then((port) => startS3({ port, dataDir: s3Dir })),
@@ -33,6 +40,6 @@ export default async function setup(project: TestProject) {
   project.provide('mailWebUrl', mail.webUrl);
   return async () => {
     await Promise.allSettled([dynamo.stop(), s3.stop(), mail.stop()]);
-    rmSync(s3Dir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   };
 }

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +22,7 @@ import { startService, type TestService } from './support/service.js';
 let service: TestService;
 let atRestKeyFile: string;
 beforeAll(async () => {
-  atRestKeyFile = `/tmp/gatehouse-totp-${process.pid}-${Date.now()}`;
+  atRestKeyFile = join(tmpdir(), `gatehouse-totp-${process.pid}-${Date.now()}`);
   service = await startService({ IDM_AT_REST_KEY_FILE: atRestKeyFile });
 });
 afterAll(() => service.close());

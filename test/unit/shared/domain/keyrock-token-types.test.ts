@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   jwtSecretFor,
   newJwtSecret,
@@ -15,10 +16,12 @@ import { AppError } from '../../../../shared/errors.js';
 import { tokenTypeOf } from '../../../../shared/oauth/tokens.js';
 import type { Client } from '../../../../shared/store/applications.js';
 
+const keyFile = join(tmpdir(), `gatehouse-unit-jwt-secret-${randomUUID()}`);
 beforeAll(() => {
   process.env.IDM_TABLE_NAME = 'unit';
-  process.env.IDM_AT_REST_KEY_FILE = join(tmpdir(), `gatehouse-unit-jwt-secret-${randomUUID()}`);
+  process.env.IDM_AT_REST_KEY_FILE = keyFile;
 });
+afterAll(() => rmSync(keyFile, { force: true }));
 
 const client = (tokenTypes?: Client['tokenTypes']): Client => ({
   clientId: 'c1',

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userIdOfHandle } from '../../../../shared/domain/passkeys.js';
 import { newTotpSecret, openSecret, sealSecret, stepOf } from '../../../../shared/domain/totp.js';
 import {
@@ -18,6 +18,7 @@ beforeAll(() => {
   process.env.IDM_TABLE_NAME = 'unit';
   process.env.IDM_AT_REST_KEY_FILE = keyFile;
 });
+afterAll(() => rmSync(keyFile, { force: true }));
 
 describe('TOTP secrets at rest', () => {
   it('seals a secret so that only the same user id opens it, with a fresh IV each time', async () => {
