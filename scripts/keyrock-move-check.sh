@@ -8,7 +8,8 @@
 #
 # --keyrock: a checkout of ging/fiware-idm with its dependencies installed (`npm install` there).
 # --cpu: afterwards, the CPU per request of both servers and their databases on the same data
-# (keyrock-move/side-by-side.mjs: alternating runs, CPU read from /proc; about two minutes).
+# (keyrock-move/side-by-side.mjs: alternating runs, CPU read from /proc; about two minutes per
+# connection level; one connection unless CONNECTIONS=1,10 in the environment names others).
 # Nothing of Keyrock's is copied into this repository; its database and server run from a
 # temporary directory, on free ports on 127.0.0.1, and are stopped at the end with Gatehouse.
 # Needs mariadb-server (mariadb-install-db, mariadbd), Java, curl and jq.

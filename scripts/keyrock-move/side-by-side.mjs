@@ -1,8 +1,10 @@
 // CPU per request of Keyrock and of Gatehouse on the same machine, measured from outside: the
 // same two workloads a PEP proxy deployment runs most (a client-credentials grant, and GET /user
-// with a Permit decision), 10 s of autocannon at one connection each, alternating between the two
-// servers for three rounds, with each process's CPU read from /proc/<pid>/stat (utime + stime)
-// around every run: the identity service's process and its database's (MariaDB; DynamoDB Local).
+// with a Permit decision), 10 s of autocannon per run, alternating between the two servers for
+// three rounds, with each process's CPU read from /proc/<pid>/stat (utime + stime) around every
+// run: the identity service's process and its database's (MariaDB; DynamoDB Local). One
+// connection by default; CONNECTIONS=1,10 repeats the rounds at each level (with ten, neither
+// server's process sits idle between a request and its database's answer).
 // A non-200 answer stops the run: an error's cost is not a request's.
 //
 //   node side-by-side.mjs <dataset.json> <keyrock url> <keyrock pid> <mariadb pid> \
@@ -27,6 +29,11 @@ const targets = {
   Gatehouse: { url: ghUrl, service: ghPid, db: dynamoPid },
 };
 const TICK_MS = 10; // USER_HZ is 100 on Linux
+const levels = (process.env.CONNECTIONS ?? '1').split(',').map(Number);
+if (levels.some((n) => !Number.isInteger(n) || n < 1 || n > 100)) {
+  console.error('CONNECTIONS: a comma-separated list of whole numbers from 1 to 100');
+  process.exit(2);
+}
 
 /** utime + stime of a process, in clock ticks (proc(5), fields 14 and 15). */
 function ticks(pid) {
@@ -65,47 +72,51 @@ const workloads = {
 };
 
 const results = {};
-for (let round = 1; round <= 3; round++) {
-  for (const [workload, request] of Object.entries(workloads)) {
-    for (const [name, t] of Object.entries(targets)) {
-      const service0 = ticks(t.service);
-      const db0 = ticks(t.db);
-      let wrong = 0;
-      const run = await autocannon({
-        ...request(t),
-        connections: 1,
-        duration: 10,
-        setupClient: (client) =>
-          client.on('response', (status) => {
-            if (status !== 200) wrong++;
-          }),
-      });
-      const n = run.requests.total;
-      if (wrong > 0) throw new Error(`${name}, ${workload}: ${wrong} answers were not 200`);
-      const row = {
-        rps: run.requests.average,
-        service: ((ticks(t.service) - service0) * TICK_MS) / n,
-        db: ((ticks(t.db) - db0) * TICK_MS) / n,
-      };
-      results[workload] ??= {};
-      results[workload][name] ??= [];
-      results[workload][name].push(row);
-      console.error(
-        `round ${round}, ${workload}, ${name}: ${n} answers, ${row.service.toFixed(2)} ms service CPU`,
-      );
+for (const connections of levels) {
+  for (let round = 1; round <= 3; round++) {
+    for (const [workload, request] of Object.entries(workloads)) {
+      for (const [name, t] of Object.entries(targets)) {
+        const service0 = ticks(t.service);
+        const db0 = ticks(t.db);
+        let wrong = 0;
+        const run = await autocannon({
+          ...request(t),
+          connections,
+          duration: 10,
+          setupClient: (client) =>
+            client.on('response', (status) => {
+              if (status !== 200) wrong++;
+            }),
+        });
+        const n = run.requests.total;
+        if (wrong > 0) throw new Error(`${name}, ${workload}: ${wrong} answers were not 200`);
+        const row = {
+          rps: run.requests.average,
+          service: ((ticks(t.service) - service0) * TICK_MS) / n,
+          db: ((ticks(t.db) - db0) * TICK_MS) / n,
+        };
+        const key = `${workload}\u0000${connections}`;
+        results[key] ??= {};
+        results[key][name] ??= [];
+        results[key][name].push(row);
+        console.error(
+          `${connections} connection(s), round ${round}, ${workload}, ${name}: ${n} answers, ${row.service.toFixed(2)} ms service CPU`,
+        );
+      }
     }
   }
 }
 
 const list = (rows, key, digits = 2) => rows.map((r) => r[key].toFixed(digits)).join(' / ');
 console.log(
-  '| Request | Server | Service CPU ms/request (rounds 1 / 2 / 3) | Database CPU ms/request | Requests/s |',
+  '| Request | Connections | Server | Service CPU ms/request (rounds 1 / 2 / 3) | Database CPU ms/request | Requests/s |',
 );
-console.log('| --- | --- | --- | --- | --- |');
-for (const [workload, byServer] of Object.entries(results)) {
+console.log('| --- | ---: | --- | --- | --- | --- |');
+for (const [key, byServer] of Object.entries(results)) {
+  const [workload, connections] = key.split('\u0000');
   for (const [name, rows] of Object.entries(byServer)) {
     console.log(
-      `| ${workload} | ${name} | ${list(rows, 'service')} | ${list(rows, 'db')} | ${list(rows, 'rps', 0)} |`,
+      `| ${workload} | ${connections} | ${name} | ${list(rows, 'service')} | ${list(rows, 'db')} | ${list(rows, 'rps', 0)} |`,
     );
   }
 }
