@@ -150,9 +150,9 @@ export async function runtimeSection(options: {
     for (const w of workloads(info)) {
       // Warm up outside the measurement: the route's handler (module load, kept-alive connections)
       // and DynamoDB Local's JIT on this route's calls: after 1 s of warm-up the emulator still
-      // answered so slowly that one connection made 305 grants/s, against 429–485 after 6 s, and
-      // at one connection the server's CPU per request grows with how long it waits for each
-      // answer ("Where the CPU goes", docs/benchmarks.md).
+      // answered so slowly that one connection made 305 grants/s, against 423–494 after 5 s or
+      // more, and at one connection the server's CPU per request grows with how long it waits for
+      // each answer ("Where the CPU goes", docs/benchmarks.md).
       const warmUp = await loadRun(info.url, w, info, 10, options.quick ? 1 : 3);
       answersChecked += warmUp.check.answers;
       let before = await drain(info);
