@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rotateKeys } from '../shared/oidc/keys.js';
 import type { User } from '../shared/store/users.js';
 import {
-  authorizeLocation,
   basic,
-  CALLBACK,
   newApp,
   newUser,
+  openidCodeTokens,
   postForm,
   type Registered,
   signedIn,
@@ -47,29 +46,15 @@ async function published(): Promise<JSONWebKeySet> {
 /** An ID token and a user's JWT access token from the code flow, and a client's JWT. */
 async function signedNow(): Promise<string[]> {
   const browser = await signedIn(service.db, alice.id);
-  const location = await authorizeLocation(
-    service.url,
-    {
-      response_type: 'code',
-      client_id: app.app.clientId,
-      redirect_uri: CALLBACK,
-      scope: 'openid',
-      nonce: 'rotation',
-      state: 's',
-    },
-    browser,
-  );
-  const auth = { authorization: basic(app.app.clientId, app.secret) };
-  const code = await postForm(
+  const client = { clientId: app.app.clientId, secret: app.secret };
+  const user = await openidCodeTokens(service.url, client, browser, 'rotation');
+  const own = await postForm(
     `${service.url}/oauth2/token`,
-    { grant_type: 'authorization_code', code: location.searchParams.get('code')!, redirect_uri: CALLBACK },
-    auth,
+    { grant_type: 'client_credentials' },
+    { authorization: basic(client.clientId, client.secret) },
   );
-  expect(code.status).toBe(200);
-  const user = (await code.json()) as { id_token: string; access_token: string };
-  const client = await postForm(`${service.url}/oauth2/token`, { grant_type: 'client_credentials' }, auth);
-  expect(client.status).toBe(200);
-  return [user.id_token, user.access_token, ((await client.json()) as { access_token: string }).access_token];
+  expect(own.status).toBe(200);
+  return [user.id_token, user.access_token, ((await own.json()) as { access_token: string }).access_token];
 }
 
 /** Verifies each token's signature and expiry with the given JWKS; returns the kids that signed. */

@@ -5,16 +5,7 @@ import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../shared/store/keys.js';
-import {
-  authorizeLocation,
-  basic,
-  CALLBACK,
-  newApp,
-  newUser,
-  PASSWORD,
-  postForm,
-  signedIn,
-} from './support/oauth.js';
+import { basic, newApp, newUser, openidCodeTokens, PASSWORD, postForm, signedIn } from './support/oauth.js';
 import { startService, type TestService } from './support/service.js';
 
 // Two-factor sign-in (authenticator app, recovery codes; passkeys' refusals here, their whole
@@ -188,29 +179,14 @@ describe('signing in with two-factor on', () => {
     const idTokenAfter = async (setCookie: string | null) => {
       const cookie = setCookie!.split(';')[0]!;
       const session = await call('GET', '/api/session', undefined, { cookie, csrf: '' });
-      const location = await authorizeLocation(
+      const client = { clientId: app.app.clientId, secret: app.secret };
+      const tokens = await openidCodeTokens(
         service.url,
-        {
-          response_type: 'code',
-          client_id: app.app.clientId,
-          redirect_uri: CALLBACK,
-          scope: 'openid',
-          nonce: 'n-amr',
-          state: 's',
-        },
+        client,
         { cookie, csrf: session.body.csrfToken },
+        'n-amr',
       );
-      const res = await postForm(
-        `${service.url}/oauth2/token`,
-        {
-          grant_type: 'authorization_code',
-          code: location.searchParams.get('code')!,
-          redirect_uri: CALLBACK,
-        },
-        { authorization: basic(app.app.clientId, app.secret) },
-      );
-      expect(res.status).toBe(200);
-      return decodeJwt(((await res.json()) as { id_token: string }).id_token);
+      return decodeJwt(tokens.id_token);
     };
 
     const plain = await newUser(service.db, 'amr-plain');

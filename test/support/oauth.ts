@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { expect } from 'vitest';
 import { registerUser } from '../../shared/domain/accounts.js';
 import { registerApplication } from '../../shared/domain/applications.js';
 import type { Application } from '../../shared/store/applications.js';
@@ -119,4 +120,36 @@ export async function authorizeLocation(
   }
   if (res.status !== 302) throw new Error(`authorize answered ${res.status}: ${await res.text()}`);
   return new URL(res.headers.get('location')!);
+}
+
+/**
+ * The code flow for `scope=openid` by a signed-in browser (consenting if asked): authorize, then
+ * the code at the token endpoint with client_secret_basic. Fails the test unless the token
+ * endpoint answers 200; returns its body.
+ */
+export async function openidCodeTokens(
+  baseUrl: string,
+  client: { clientId: string; secret: string },
+  browser: { cookie: string; csrf: string },
+  nonce: string,
+): Promise<{ id_token: string; access_token: string }> {
+  const location = await authorizeLocation(
+    baseUrl,
+    {
+      response_type: 'code',
+      client_id: client.clientId,
+      redirect_uri: CALLBACK,
+      scope: 'openid',
+      nonce,
+      state: 's',
+    },
+    browser,
+  );
+  const res = await postForm(
+    `${baseUrl}/oauth2/token`,
+    { grant_type: 'authorization_code', code: location.searchParams.get('code')!, redirect_uri: CALLBACK },
+    { authorization: basic(client.clientId, client.secret) },
+  );
+  expect(res.status).toBe(200);
+  return (await res.json()) as { id_token: string; access_token: string };
 }
