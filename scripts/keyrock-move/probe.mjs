@@ -38,6 +38,11 @@ async function call(method, path, { query, form, json, basic, headers = {} } = {
 const apps = ds.apps;
 const appOf = (key) => apps[key];
 const token = (app, form) => call('POST', '/oauth2/token', { form, basic: [app.id, app.secret] });
+/** GET /user with the token in the query, as the PEP proxy asks, and any further parameters. */
+const lookup = (accessToken, query = {}) =>
+  call('GET', '/user', { query: { access_token: accessToken, ...query } });
+/** A GET of Keyrock's /v1 API with an X-Auth-Token. */
+const v1 = (authToken, path) => call('GET', path, { headers: { 'x-auth-token': authToken } });
 
 // Decisions asked of each application (action, resource, service header)
 const DECISIONS = {
@@ -65,28 +70,22 @@ const DECISIONS = {
 };
 
 async function userProbes(prefix, accessToken, askApps) {
-  record(`${prefix} /user`, await call('GET', '/user', { query: { access_token: accessToken } }));
+  record(`${prefix} /user`, await lookup(accessToken));
   record(
     `${prefix} /user bearer-header`,
     await call('GET', '/user', { headers: { authorization: `Bearer ${accessToken}` } }),
   );
   for (const key of askApps) {
     const app = appOf(key);
-    record(
-      `${prefix} /user app_id=${key}`,
-      await call('GET', '/user', { query: { access_token: accessToken, app_id: app.id } }),
-    );
+    record(`${prefix} /user app_id=${key}`, await lookup(accessToken, { app_id: app.id }));
     for (const [action, resource, header] of DECISIONS[key]) {
       record(
         `${prefix} /user app_id=${key} ${action} ${resource}${header ? ` svc=${header}` : ''}`,
-        await call('GET', '/user', {
-          query: {
-            access_token: accessToken,
-            app_id: app.id,
-            action,
-            resource,
-            authorization_service_header: header,
-          },
+        await lookup(accessToken, {
+          app_id: app.id,
+          action,
+          resource,
+          authorization_service_header: header,
         }),
       );
     }
@@ -124,10 +123,7 @@ if (tokens['alice@A']?.refresh_token) {
   });
   record('alice@A refresh-grant', r);
   if (r.body?.access_token)
-    record(
-      'alice@A refreshed /user',
-      await call('GET', '/user', { query: { access_token: r.body.access_token, app_id: appOf('A').id } }),
-    );
+    record('alice@A refreshed /user', await lookup(r.body.access_token, { app_id: appOf('A').id }));
 }
 
 // Client credentials
@@ -135,23 +131,14 @@ for (const key of ['A', 'B']) {
   const r = await token(appOf(key), { grant_type: 'client_credentials' });
   record(`client@${key} client-credentials`, r);
   if (r.body?.access_token) {
-    record(
-      `client@${key} /user`,
-      await call('GET', '/user', { query: { access_token: r.body.access_token } }),
-    );
-    record(
-      `client@${key} /user app_id=${key}`,
-      await call('GET', '/user', { query: { access_token: r.body.access_token, app_id: appOf(key).id } }),
-    );
+    record(`client@${key} /user`, await lookup(r.body.access_token));
+    record(`client@${key} /user app_id=${key}`, await lookup(r.body.access_token, { app_id: appOf(key).id }));
     record(
       `client@${key} /user app_id=${key} decision`,
-      await call('GET', '/user', {
-        query: {
-          access_token: r.body.access_token,
-          app_id: appOf(key).id,
-          action: 'GET',
-          resource: key === 'A' ? '/orders' : '/stock',
-        },
+      await lookup(r.body.access_token, {
+        app_id: appOf(key).id,
+        action: 'GET',
+        resource: key === 'A' ? '/orders' : '/stock',
       }),
     );
   }
@@ -175,30 +162,19 @@ for (const scope of ['jwt', 'permanent', 'bearer', 'jwt permanent']) {
   record(`alice@B scope=${scope}`, r);
   const t = r.body?.access_token;
   if (t) {
-    record(
-      `alice@B scope=${scope} /user app_id=B`,
-      await call('GET', '/user', { query: { access_token: t, app_id: appOf('B').id } }),
-    );
+    record(`alice@B scope=${scope} /user app_id=B`, await lookup(t, { app_id: appOf('B').id }));
     record(
       `alice@B scope=${scope} /user app_id=B GET /stock`,
-      await call('GET', '/user', {
-        query: { access_token: t, app_id: appOf('B').id, action: 'GET', resource: '/stock' },
-      }),
+      await lookup(t, { app_id: appOf('B').id, action: 'GET', resource: '/stock' }),
     );
-    record(
-      `alice@B scope=${scope} /user app_id=A`,
-      await call('GET', '/user', { query: { access_token: t, app_id: appOf('A').id } }),
-    );
+    record(`alice@B scope=${scope} /user app_id=A`, await lookup(t, { app_id: appOf('A').id }));
   }
 }
 {
   const r = await token(appOf('B'), { grant_type: 'client_credentials', scope: 'jwt' });
   record('client@B scope=jwt', r);
   if (r.body?.access_token)
-    record(
-      'client@B scope=jwt /user app_id=B',
-      await call('GET', '/user', { query: { access_token: r.body.access_token, app_id: appOf('B').id } }),
-    );
+    record('client@B scope=jwt /user app_id=B', await lookup(r.body.access_token, { app_id: appOf('B').id }));
 }
 {
   const r = await token(appOf('A'), {
@@ -226,25 +202,19 @@ for (const key of ['A', 'B']) {
   const r = await token(app, { grant_type: 'password', username: app.iot.id, password: app.iot.password });
   record(`iot@${key} password-grant`, r);
   if (r.body?.access_token) {
-    record(`iot@${key} /user`, await call('GET', '/user', { query: { access_token: r.body.access_token } }));
-    record(
-      `iot@${key} /user app_id=${key}`,
-      await call('GET', '/user', { query: { access_token: r.body.access_token, app_id: app.id } }),
-    );
+    record(`iot@${key} /user`, await lookup(r.body.access_token));
+    record(`iot@${key} /user app_id=${key}`, await lookup(r.body.access_token, { app_id: app.id }));
     const other = key === 'A' ? 'B' : 'A';
     record(
       `iot@${key} /user app_id=${other}`,
-      await call('GET', '/user', { query: { access_token: r.body.access_token, app_id: appOf(other).id } }),
+      await lookup(r.body.access_token, { app_id: appOf(other).id }),
     );
     record(
       `iot@${key} /user app_id=${key} decision`,
-      await call('GET', '/user', {
-        query: {
-          access_token: r.body.access_token,
-          app_id: app.id,
-          action: 'GET',
-          resource: key === 'A' ? '/orders' : '/stock',
-        },
+      await lookup(r.body.access_token, {
+        app_id: app.id,
+        action: 'GET',
+        resource: key === 'A' ? '/orders' : '/stock',
       }),
     );
   }
@@ -262,30 +232,18 @@ for (const key of ['A', 'B']) {
   });
   const t = r.headers['x-subject-token'];
   if (t) {
-    record(
-      'bob GET /v1/applications/B',
-      await call('GET', `/v1/applications/${appOf('B').id}`, { headers: { 'x-auth-token': t } }),
-    );
-    record(
-      'bob GET /v1/applications/A',
-      await call('GET', `/v1/applications/${appOf('A').id}`, { headers: { 'x-auth-token': t } }),
-    );
+    record('bob GET /v1/applications/B', await v1(t, `/v1/applications/${appOf('B').id}`));
+    record('bob GET /v1/applications/A', await v1(t, `/v1/applications/${appOf('A').id}`));
     record(
       'bob GET /v1/applications/B/pep_proxies',
-      await call('GET', `/v1/applications/${appOf('B').id}/pep_proxies`, { headers: { 'x-auth-token': t } }),
+      await v1(t, `/v1/applications/${appOf('B').id}/pep_proxies`),
     );
     record(
       'bob GET /v1/applications/B/iot_agents',
-      await call('GET', `/v1/applications/${appOf('B').id}/iot_agents`, { headers: { 'x-auth-token': t } }),
+      await v1(t, `/v1/applications/${appOf('B').id}/iot_agents`),
     );
-    record(
-      'bob GET /v1/applications/B/roles',
-      await call('GET', `/v1/applications/${appOf('B').id}/roles`, { headers: { 'x-auth-token': t } }),
-    );
-    record(
-      'bob GET /v1/organizations/Beta/users',
-      await call('GET', `/v1/organizations/${ds.orgs.Beta}/users`, { headers: { 'x-auth-token': t } }),
-    );
+    record('bob GET /v1/applications/B/roles', await v1(t, `/v1/applications/${appOf('B').id}/roles`));
+    record('bob GET /v1/organizations/Beta/users', await v1(t, `/v1/organizations/${ds.orgs.Beta}/users`));
   }
   const ra = await call('POST', '/v1/auth/tokens', {
     json: { name: ds.users.alice.email, password: ds.users.alice.password },
@@ -294,23 +252,16 @@ for (const key of ['A', 'B']) {
   if (ta) {
     record(
       'alice GET /v1/applications/A/trusted_applications',
-      await call('GET', `/v1/applications/${appOf('A').id}/trusted_applications`, {
-        headers: { 'x-auth-token': ta },
-      }),
+      await v1(ta, `/v1/applications/${appOf('A').id}/trusted_applications`),
     );
     record(
       'alice GET /v1/applications/A/organizations',
-      await call('GET', `/v1/applications/${appOf('A').id}/organizations`, {
-        headers: { 'x-auth-token': ta },
-      }),
+      await v1(ta, `/v1/applications/${appOf('A').id}/organizations`),
     );
-    record(
-      'alice GET /v1/applications/A/users',
-      await call('GET', `/v1/applications/${appOf('A').id}/users`, { headers: { 'x-auth-token': ta } }),
-    );
+    record('alice GET /v1/applications/A/users', await v1(ta, `/v1/applications/${appOf('A').id}/users`));
     record(
       'alice GET /v1/applications/A/permissions',
-      await call('GET', `/v1/applications/${appOf('A').id}/permissions`, { headers: { 'x-auth-token': ta } }),
+      await v1(ta, `/v1/applications/${appOf('A').id}/permissions`),
     );
   }
 }
