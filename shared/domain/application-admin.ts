@@ -223,14 +223,20 @@ export async function assignments(
   return list;
 }
 
+/**
+ * The entries of one grantee's roles that the caller may see, by role id; none is Keyrock's 404
+ * (GET …/users/:user/roles and …/organizations/:org/roles answer so for an empty list).
+ */
+function changeableHeld<T>(access: ApplicationAccess, held: T[], roleOf: (entry: T) => number): T[] {
+  const ok = changeable(access);
+  const seen = held.filter((e) => ok.has(roleOf(e))).sort((a, b) => roleOf(a) - roleOf(b));
+  if (seen.length === 0) throw notFound('Assignments not found');
+  return seen;
+}
+
 /** GET …/users/:user/roles: the changeable roles a user holds. */
 export async function rolesOfUser(db: Db, access: ApplicationAccess, userId: number): Promise<number[]> {
-  const ok = changeable(access);
-  const held = (await rolesOf(db, access.app.id, { kind: 'user', id: userId }))
-    .filter((r) => ok.has(r))
-    .sort((a, b) => a - b);
-  if (held.length === 0) throw notFound('Assignments not found');
-  return held;
+  return changeableHeld(access, await rolesOf(db, access.app.id, { kind: 'user', id: userId }), (r) => r);
 }
 
 /** GET …/organizations/:org/roles: the changeable roles an organization holds, and for whom in it. */
@@ -239,12 +245,7 @@ export async function rolesOfOrganization(
   access: ApplicationAccess,
   orgId: number,
 ): Promise<{ roleId: number; heldBy: MemberRole[] }[]> {
-  const ok = changeable(access);
-  const held = (await orgRoleGrants(db, access.app.id, orgId))
-    .filter((g) => ok.has(g.roleId))
-    .sort((a, b) => a.roleId - b.roleId);
-  if (held.length === 0) throw notFound('Assignments not found');
-  return held;
+  return changeableHeld(access, await orgRoleGrants(db, access.app.id, orgId), (g) => g.roleId);
 }
 
 /**
